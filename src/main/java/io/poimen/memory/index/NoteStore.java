@@ -1,0 +1,40 @@
+package io.poimen.memory.index;
+
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.ParsedNote;
+import io.poimen.memory.vault.WikiLink;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Relational store of notes, chunks and wiki-links (JDBC; PostgreSQL in production, H2 embedded). */
+public interface NoteStore {
+
+    /** Stored note row. */
+    record NoteRow(String path, String project, String title, String contentHash, List<String> tags,
+                   List<String> aliases, int chunkCount, java.time.Instant updatedAt) {
+    }
+
+    /** path → content hash of every stored note. */
+    Map<String, String> hashes();
+
+    /** Replaces the note, its chunks and its outgoing links in one transaction. */
+    void save(ParsedNote note, java.time.Instant updatedAt);
+
+    /** Deletes the note, its chunks and its outgoing links. */
+    void delete(String path);
+
+    Optional<NoteRow> note(String path);
+
+    List<NoteRow> notes();
+
+    List<Chunk> chunks(Collection<String> chunkIds);
+
+    List<Chunk> allChunks();
+
+    List<WikiLink> links();
+
+    /** Rewrites resolved_path and link_type of every stored link (after the set of files changed). */
+    void updateResolutions(List<WikiLink> resolved);
+}

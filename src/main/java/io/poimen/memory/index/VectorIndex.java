@@ -1,0 +1,19 @@
+package io.poimen.memory.index;
+
+import io.poimen.memory.vault.Chunk;
+import java.util.List;
+
+/** Dense vectors of chunks, searched by cosine similarity. pgvector in production, Lucene HNSW embedded. */
+public interface VectorIndex {
+    void upsert(List<Chunk> chunks, List<float[]> vectors);
+
+    void deleteByPath(String path);
+
+    /** Up to {@code k} chunks in scope, score = cosine similarity in [-1, 1]. */
+    List<Hit> search(float[] query, SearchScope scope, int k);
+
+    long count();
+
+    /** Short name for logs and health: "pgvector", "lucene-hnsw". */
+    String name();
+}

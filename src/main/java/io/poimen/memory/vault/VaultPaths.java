@@ -1,0 +1,38 @@
+package io.poimen.memory.vault;
+
+/** Conventions of the vault layout: {@code projects/<p>/...} and {@code shared/...}. */
+public final class VaultPaths {
+    public static final String PROJECTS = "projects/";
+    public static final String SHARED = "shared/";
+
+    private VaultPaths() {
+    }
+
+    /** Project name of a vault path, or null for shared and top-level notes. */
+    public static String projectOf(String path) {
+        if (!path.startsWith(PROJECTS)) {
+            return null;
+        }
+        int end = path.indexOf('/', PROJECTS.length());
+        return end < 0 ? null : path.substring(PROJECTS.length(), end);
+    }
+
+    public static boolean isShared(String path) {
+        return path.startsWith(SHARED);
+    }
+
+    /** Skill name for paths under {@code shared/skills/<SKILL-x>/...} (or a file {@code shared/skills/SKILL-x.md}). */
+    public static String skillOf(String path) {
+        String prefix = SHARED + "skills/";
+        if (!path.startsWith(prefix)) {
+            return null;
+        }
+        String rest = path.substring(prefix.length());
+        int slash = rest.indexOf('/');
+        String name = slash < 0 ? rest : rest.substring(0, slash);
+        if (name.endsWith(".md")) {
+            name = name.substring(0, name.length() - 3);
+        }
+        return name.isEmpty() ? null : name;
+    }
+}
