@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: installs pgvector when missing, starts a throwaway
+# PostgreSQL cluster on a free port, runs `mvn verify` against it (OpenSearch and the OIDC issuer
+# run inside the test JVM), and stops the cluster at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v mvn >/dev/null || { echo "mvn not found: install Maven (apt-get install -y maven)" >&2; exit 1; }
+scripts/install-pgvector.sh
+pgdir=target/pg-test
+scripts/pg-cluster.sh stop "$pgdir" 2>/dev/null || true
+rm -rf "$pgdir"
+url=$(scripts/pg-cluster.sh start "$pgdir")
+trap 'scripts/pg-cluster.sh stop "$pgdir"' EXIT
+echo "test PostgreSQL: $url"
+POIMEN_TEST_PG_URL="$url" mvn -B -ntp verify "$@"

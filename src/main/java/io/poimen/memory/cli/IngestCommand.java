@@ -1,0 +1,68 @@
+package io.poimen.memory.cli;
+
+import io.poimen.memory.Application;
+import io.poimen.memory.index.ingest.IngestPipeline;
+import io.poimen.memory.index.ingest.IngestProblem;
+import io.poimen.memory.index.ingest.IngestReport;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.camel.ProducerTemplate;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/** Ingests a vault into the configured stores through the same route the hub uses, then exits. */
+@Command(name = "ingest", description = "Ingest a vault folder (incremental) and print a summary.")
+public class IngestCommand implements Callable<Integer> {
+    @Option(names = "--vault", required = true, description = "Vault folder")
+    Path vault;
+
+    @Option(names = "--list-unresolved", description = "Print every unresolved link")
+    boolean listUnresolved;
+
+    @Unmatched
+    List<String> springArgs = List.of();
+
+    @Override
+    public Integer call() {
+        PrintStream err = System.err;
+        if (!Files.isDirectory(vault)) {
+            err.println("error: vault folder not found: " + vault);
+            return 2;
+        }
+        try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Application.class)
+                .web(WebApplicationType.NONE)
+                .properties("poimen.vault.ingest-on-startup=false", "camel.main.routes-reload-enabled=false",
+                        "poimen.vault.path=" + vault.toAbsolutePath())
+                .run(springArgs.toArray(String[]::new))) {
+            ProgressBar bar = new ProgressBar(err);
+            IngestReport report = ctx.getBean(ProducerTemplate.class)
+                    .requestBodyAndHeader("direct:ingest", vault, IngestPipeline.PROGRESS, bar, IngestReport.class);
+            bar.finish();
+            print(report, System.out);
+            return 0;
+        }
+    }
+
+    private void print(IngestReport r, PrintStream out) {
+        out.printf("files: %d, notes: %d (changed %d, removed %d), chunks written: %d, links: %d, unresolved: %d,"
+                        + " problems: %d, %.2f s (%.1f chunks/s)%n",
+                r.files(), r.notes(), r.changed(), r.removed(), r.chunks(), r.links(), r.unresolvedLinks().size(),
+                r.problems().size(), r.seconds(), r.chunksPerSecond());
+        for (IngestProblem p : r.problems()) {
+            out.println("problem: " + p.path() + ": " + p.reason());
+        }
+        List<String> unresolved = listUnresolved ? r.unresolvedLinks()
+                : r.unresolvedLinks().stream().limit(20).toList();
+        unresolved.forEach(u -> out.println("unresolved: " + u));
+        if (unresolved.size() < r.unresolvedLinks().size()) {
+            out.println("... " + (r.unresolvedLinks().size() - unresolved.size()) + " more (--list-unresolved)");
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.poimen.memory.config;
+
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Settings under {@code poimen.*}; defaults are the embedded, no-external-service mode. */
+@ConfigurationProperties("poimen")
+public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical lexical, OpenSearch opensearch,
+                               Embedding embedding) {
+
+    public PoimenProperties {
+        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 100);
+        data = data != null ? data : new Data(null);
+        vector = vector != null ? vector : new Vector("lucene", 384);
+        lexical = lexical != null ? lexical : new Lexical("lucene");
+        opensearch = opensearch != null ? opensearch : new OpenSearch("http://127.0.0.1:9200", "vault-chunks", null, null, 1, 0);
+        embedding = embedding != null ? embedding : new Embedding(32);
+    }
+
+    /** @param path vault folder; @param ingestOnStartup ingest it when the hub starts; @param filesPerBatch files parsed and embedded together */
+    public record Vault(Path path, boolean ingestOnStartup, long maxFileBytes, int filesPerBatch) {
+        public Vault {
+            path = path != null ? path : Path.of("examples/vault");
+            maxFileBytes = maxFileBytes > 0 ? maxFileBytes : 5L * 1024 * 1024;
+            filesPerBatch = filesPerBatch > 0 ? filesPerBatch : 100;
+        }
+    }
+
+    /** @param dir local state of the embedded mode (H2 file, Lucene indexes) */
+    public record Data(Path dir) {
+        public Data {
+            dir = dir != null ? dir : Path.of("data");
+        }
+    }
+
+    /** @param backend lucene (embedded) or pgvector */
+    public record Vector(String backend, int dimensions) {
+        public Vector {
+            backend = backend != null ? backend : "lucene";
+            dimensions = dimensions > 0 ? dimensions : 384;
+        }
+    }
+
+    /** @param backend lucene (embedded) or opensearch */
+    public record Lexical(String backend) {
+        public Lexical {
+            backend = backend != null ? backend : "lucene";
+        }
+    }
+
+    public record OpenSearch(String url, String index, String username, String password, int shards, int replicas) {
+        public OpenSearch {
+            url = url != null ? url : "http://127.0.0.1:9200";
+            index = index != null ? index : "vault-chunks";
+            shards = shards > 0 ? shards : 1;
+        }
+    }
+
+    /** @param batchSize chunks per embedAll call */
+    public record Embedding(int batchSize) {
+        public Embedding {
+            batchSize = batchSize > 0 ? batchSize : 32;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.poimen.memory.config;
+
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.ChunkEmbedder;
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.ingest.IndexBootstrap;
+import io.poimen.memory.index.ingest.IngestPipeline;
+import io.poimen.memory.index.jdbc.JdbcNoteStore;
+import io.poimen.memory.index.jdbc.PgVectorIndex;
+import io.poimen.memory.index.lucene.LuceneLexicalIndex;
+import io.poimen.memory.index.lucene.LuceneStore;
+import io.poimen.memory.index.lucene.LuceneVectorIndex;
+import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.vault.NoteParser;
+import io.poimen.memory.vault.VaultScanner;
+import javax.sql.DataSource;
+import org.apache.camel.ProducerTemplate;
+import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.RestClient;
+import org.opensearch.client.json.jackson.JacksonJsonpMapper;
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.transport.rest_client.RestClientTransport;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Chooses the store adapters: Lucene on local disk (embedded default) or pgvector and OpenSearch. */
+@Configuration
+@EnableConfigurationProperties(PoimenProperties.class)
+public class StoreConfig {
+
+    @Bean
+    EmbeddingModel embeddingModel() {
+        return new AllMiniLmL6V2QuantizedEmbeddingModel();
+    }
+
+    @Bean
+    ChunkEmbedder chunkEmbedder(EmbeddingModel model, PoimenProperties props) {
+        return new ChunkEmbedder(model, props.embedding().batchSize());
+    }
+
+    @Bean
+    NoteStore noteStore(DataSource dataSource) {
+        return new JdbcNoteStore(dataSource);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "lucene", matchIfMissing = true)
+    LuceneVectorIndex luceneVectorIndex(PoimenProperties props) {
+        return new LuceneVectorIndex(LuceneStore.open(props.data().dir().resolve("lucene/vectors")),
+                props.vector().dimensions());
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "pgvector")
+    PgVectorIndex pgVectorIndex(DataSource dataSource) {
+        return new PgVectorIndex(dataSource);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "lucene", matchIfMissing = true)
+    LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props) {
+        return new LuceneLexicalIndex(LuceneStore.open(props.data().dir().resolve("lucene/lexical")));
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
+    RestClient openSearchRestClient(PoimenProperties props) {
+        return RestClient.builder(HttpHost.create(props.opensearch().url())).build();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
+    OpenSearchLexicalIndex openSearchLexicalIndex(RestClient restClient, PoimenProperties props) {
+        OpenSearchClient client = new OpenSearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
+        OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, props.opensearch().index());
+        index.ensureIndex();
+        return index;
+    }
+
+    @Bean
+    IngestPipeline ingestPipeline(PoimenProperties props, VaultScanner scanner, NoteParser parser,
+                                  ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
+                                  TfIdfIndex tfidf, GraphService graph) {
+        return new IngestPipeline(props.vault(), scanner, parser, embedder, notes, vectors, lexical, tfidf, graph);
+    }
+
+    @Bean
+    IndexBootstrap indexBootstrap(NoteStore notes, TfIdfIndex tfidf, GraphService graph, ProducerTemplate producer,
+                                  PoimenProperties props) {
+        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault());
+    }
+}

@@ -1,0 +1,43 @@
+package io.poimen.memory.index;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import io.poimen.memory.vault.Chunk;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Embeds chunks in batches with the same {@link EmbeddingModel} bean that the Camel
+ * {@code langchain4j-embeddings} endpoint uses for queries. Camel 4.17's producer embeds one text per
+ * exchange (List bodies arrived in a later release), so ingest calls {@code embedAll} here to let the
+ * in-process model spread a batch over the cores.
+ */
+public class ChunkEmbedder {
+    private final EmbeddingModel model;
+    private final int batchSize;
+
+    public ChunkEmbedder(EmbeddingModel model, int batchSize) {
+        this.model = model;
+        this.batchSize = batchSize;
+    }
+
+    public List<float[]> embed(List<Chunk> chunks) {
+        List<float[]> out = new ArrayList<>(chunks.size());
+        for (int from = 0; from < chunks.size(); from += batchSize) {
+            List<TextSegment> batch = chunks.subList(from, Math.min(chunks.size(), from + batchSize)).stream()
+                    .map(ChunkEmbedder::embeddingText)
+                    .map(TextSegment::from)
+                    .toList();
+            for (Embedding e : model.embedAll(batch).content()) {
+                out.add(e.vector());
+            }
+        }
+        return out;
+    }
+
+    /** Breadcrumb first: the heading path carries the topic that a short chunk body may not repeat. */
+    static String embeddingText(Chunk c) {
+        return c.breadcrumbText() + "\n" + c.text();
+    }
+}

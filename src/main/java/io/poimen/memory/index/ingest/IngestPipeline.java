@@ -1,0 +1,201 @@
+package io.poimen.memory.index.ingest;
+
+import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.LinkGraph;
+import io.poimen.memory.index.ChunkEmbedder;
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.LinkResolver;
+import io.poimen.memory.vault.NoteParser;
+import io.poimen.memory.vault.NoteRejectedException;
+import io.poimen.memory.vault.ParsedNote;
+import io.poimen.memory.vault.VaultScanner;
+import io.poimen.memory.vault.VaultSnapshot;
+import io.poimen.memory.vault.WikiLink;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.camel.Body;
+import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The steps of the ingest route ({@code routes/ingest.camel.yaml}): plan what changed, index changed notes in
+ * batches, drop deleted notes, re-resolve links and rebuild the graph, report.
+ *
+ * <p>Incremental by content hash: a note whose bytes did not change is neither parsed nor embedded again.
+ * A note is written to the vector and lexical indexes before its row (with the new hash) is saved, so a run
+ * that dies half-way is repeated by the next one instead of leaving a stale hash behind.
+ */
+public class IngestPipeline {
+    public static final String RUN = "ingestRun";
+    public static final String PROGRESS = "poimenIngestProgress";
+    private static final Logger log = LoggerFactory.getLogger(IngestPipeline.class);
+
+    private final PoimenProperties.Vault settings;
+    private final VaultScanner scanner;
+    private final NoteParser parser;
+    private final ChunkEmbedder embedder;
+    private final NoteStore notes;
+    private final VectorIndex vectors;
+    private final LexicalIndex lexical;
+    private final TfIdfIndex tfidf;
+    private final GraphService graph;
+
+    public IngestPipeline(PoimenProperties.Vault settings, VaultScanner scanner, NoteParser parser,
+                          ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
+                          TfIdfIndex tfidf, GraphService graph) {
+        this.settings = settings;
+        this.scanner = scanner;
+        this.parser = parser;
+        this.embedder = embedder;
+        this.notes = notes;
+        this.vectors = vectors;
+        this.lexical = lexical;
+        this.tfidf = tfidf;
+        this.graph = graph;
+    }
+
+    /** Step 1: scan the vault and compare content hashes with the store. Body: vault root (null = configured). */
+    public IngestRun plan(@Body Path root, @Header(PROGRESS) IngestProgress progress) throws IOException {
+        Path vault = (root != null ? root : settings.path()).toAbsolutePath().normalize();
+        if (!Files.isDirectory(vault)) {
+            throw new IllegalArgumentException("vault folder not found: " + vault);
+        }
+        VaultSnapshot snapshot = scanner.scan(vault);
+        Map<String, String> stored = notes.hashes();
+        List<String> changed = new ArrayList<>();
+        List<IngestProblem> early = new ArrayList<>();
+        for (String path : snapshot.markdownFiles()) {
+            Path file = vault.resolve(path);
+            long size = Files.size(file);
+            if (size > settings.maxFileBytes()) {
+                early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
+                        + settings.maxFileBytes() + "; previous version kept"));
+                continue;
+            }
+            if (!Objects.equals(stored.get(path), NoteParser.contentHash(Files.readAllBytes(file)))) {
+                changed.add(path);
+            }
+        }
+        List<String> removed = stored.keySet().stream()
+                .filter(p -> !snapshot.markdownFiles().contains(p)).sorted().toList();
+        IngestRun run = new IngestRun(vault, snapshot.allFiles(), changed, removed,
+                progress != null ? progress : IngestProgress.NONE);
+        run.problems.addAll(early);
+        log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.allFiles().size(),
+                changed.size(), removed.size());
+        return run;
+    }
+
+    public List<List<String>> batches(@Body IngestRun run) {
+        return run.batches(settings.filesPerBatch());
+    }
+
+    /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
+    public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
+        Map<String, String> stored = notes.hashes();
+        List<ParsedNote> parsed = new ArrayList<>();
+        for (String path : paths) {
+            try {
+                ParsedNote note = parser.parse(path, Files.readAllBytes(run.root.resolve(path)));
+                if (note.frontMatter().error() != null) {
+                    run.problems.add(new IngestProblem(path, "front matter ignored: " + note.frontMatter().error()));
+                }
+                parsed.add(note);
+            } catch (NoteRejectedException | IOException e) {
+                run.problems.add(new IngestProblem(path, e.getMessage() + (stored.containsKey(path)
+                        ? "; previous version kept" : "")));
+            }
+        }
+        List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
+        List<float[]> embedded = embedder.embed(chunks);
+        for (ParsedNote note : parsed) {
+            if (stored.containsKey(note.path())) {
+                vectors.deleteByPath(note.path());
+                lexical.deleteByPath(note.path());
+            }
+        }
+        vectors.upsert(chunks, embedded);
+        lexical.upsert(chunks);
+        for (ParsedNote note : parsed) {
+            notes.save(note, modified(run.root.resolve(note.path())));
+            tfidf.removePath(note.path());
+            tfidf.addAll(note.chunks());
+        }
+        run.notesIndexed += parsed.size();
+        run.chunksIndexed += chunks.size();
+        run.filesDone += paths.size();
+        run.progress.update(run.filesDone, run.changed.size(), run.chunksIndexed);
+    }
+
+    /** Step 3: a note gone from the vault disappears from every index. */
+    public void removeDeleted(@Body IngestRun run) {
+        for (String path : run.removed) {
+            vectors.deleteByPath(path);
+            lexical.deleteByPath(path);
+            tfidf.removePath(path);
+            notes.delete(path);
+            run.notesRemoved++;
+        }
+    }
+
+    /** Step 4: resolve every stored link against the current files (a new file can resolve old links). */
+    public void relink(@Body IngestRun run) {
+        Map<String, List<String>> aliases = new HashMap<>();
+        List<String> notePaths = new ArrayList<>();
+        for (NoteStore.NoteRow row : notes.notes()) {
+            aliases.put(row.path(), row.aliases());
+            notePaths.add(row.path());
+        }
+        LinkResolver resolver = LinkResolver.of(run.allFiles, aliases);
+        List<WikiLink> stored = notes.links();
+        List<WikiLink> resolved = new ArrayList<>(stored.size());
+        List<WikiLink> updates = new ArrayList<>();
+        for (WikiLink link : stored) {
+            WikiLink r = resolver.resolve(link);
+            resolved.add(r);
+            if (!Objects.equals(r.resolvedPath(), link.resolvedPath()) || r.type() != link.type()) {
+                updates.add(r);
+            }
+        }
+        if (!updates.isEmpty()) {
+            notes.updateResolutions(updates);
+        }
+        graph.replace(new LinkGraph(notePaths, resolved));
+    }
+
+    /** Step 5: the summary the CLI prints and the admin endpoint returns. */
+    public IngestReport report(@Body IngestRun run) {
+        LinkGraph g = graph.current();
+        List<String> unresolved = g.unresolvedLinks().stream()
+                .map(l -> l.sourcePath() + " -> [[" + l.raw() + "]]").toList();
+        double seconds = (System.nanoTime() - run.startedNanos) / 1e9;
+        IngestReport report = new IngestReport(run.allFiles.size(), notes.hashes().size(), run.notesIndexed,
+                run.notesRemoved, run.chunksIndexed, g.linkCount(), unresolved, List.copyOf(run.problems), seconds);
+        log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links",
+                report.changed(), report.removed(), report.chunks(), String.format("%.2f", seconds),
+                report.problems().size(), unresolved.size());
+        return report;
+    }
+
+    private static Instant modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant();
+        } catch (IOException e) {
+            return Instant.now();
+        }
+    }
+}

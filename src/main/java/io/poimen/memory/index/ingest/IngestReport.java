@@ -1,0 +1,24 @@
+package io.poimen.memory.index.ingest;
+
+import java.util.List;
+
+/**
+ * Summary of one ingest run.
+ *
+ * @param files           files seen in the vault (all kinds)
+ * @param notes           markdown notes in the index after the run
+ * @param changed         notes (re)indexed by this run
+ * @param removed         notes deleted from every index by this run
+ * @param chunks          chunks embedded and written by this run
+ * @param links           wiki-links in the graph after the run
+ * @param unresolvedLinks links that resolve to no file, listed as "source -> [[raw]]"
+ * @param problems        files that were skipped or partly read, by path
+ * @param seconds         wall time of the run
+ */
+public record IngestReport(int files, int notes, int changed, int removed, int chunks, int links,
+                           List<String> unresolvedLinks, List<IngestProblem> problems, double seconds) {
+
+    public double chunksPerSecond() {
+        return seconds > 0 ? chunks / seconds : 0;
+    }
+}

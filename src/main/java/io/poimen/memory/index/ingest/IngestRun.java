@@ -1,0 +1,50 @@
+package io.poimen.memory.index.ingest;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** State of one ingest run as it moves through the route's steps. */
+public final class IngestRun {
+    final Path root;
+    final List<String> allFiles;
+    final List<String> changed;
+    final List<String> removed;
+    final IngestProgress progress;
+    final long startedNanos = System.nanoTime();
+    final List<IngestProblem> problems = Collections.synchronizedList(new ArrayList<>());
+    int filesDone;
+    int notesIndexed;
+    int chunksIndexed;
+    int notesRemoved;
+
+    IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed, IngestProgress progress) {
+        this.root = root;
+        this.allFiles = allFiles;
+        this.changed = changed;
+        this.removed = removed;
+        this.progress = progress;
+    }
+
+    /** Changed notes cut into batches that are parsed, embedded and written together. */
+    public List<List<String>> batches(int filesPerBatch) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < changed.size(); i += filesPerBatch) {
+            out.add(changed.subList(i, Math.min(changed.size(), i + filesPerBatch)));
+        }
+        return out;
+    }
+
+    public List<String> changed() {
+        return changed;
+    }
+
+    public List<String> removed() {
+        return removed;
+    }
+
+    public List<IngestProblem> problems() {
+        return problems;
+    }
+}
