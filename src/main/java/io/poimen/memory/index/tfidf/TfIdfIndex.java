@@ -1,0 +1,151 @@
+package io.poimen.memory.index.tfidf;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.Terms;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * In-process, incrementally updated TF-IDF over chunks with global, project and chunk-metadata scopes.
+ * Searches run concurrently; writes take an exclusive lock (text analysis happens before it).
+ *
+ * <p>Score of chunk {@code c} for query terms {@code q} in project {@code p} (cosine TF-IDF, as Lucene's
+ * ClassicSimilarity): <pre>
+ *   score(c) = Σ_{t∈q} (1 + ln qtf_t) · (1 + ln tf_{t,c}) · idf_p(t)² / norm(c)  +  Σ_{t∈q ∩ meta(c)} idf_p(t) · w_meta
+ *   norm(c)  = sqrt(Σ_{t∈c} (1 + ln tf_{t,c})²)
+ * </pre>
+ * where {@code meta(c)} are the analyzed key terms and heading terms of {@code c}, {@code w_meta} the metadata
+ * weight (default 3.0) and {@code idf_p} the project IDF described in {@link InvertedIndex}
+ * ({@code idf = ln(N/df)}, natural log). Only chunks in the postings of a query term are scored.
+ */
+@Component
+public class TfIdfIndex {
+    public static final double DEFAULT_METADATA_WEIGHT = 3.0;
+    private static final int PARALLEL_ANALYSIS = 256;
+
+    private final double metadataWeight;
+    private final InvertedIndex index = new InvertedIndex();
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
+    public TfIdfIndex(@Value("${poimen.retrieval.tfidf.metadata-weight:3.0}") double metadataWeight) {
+        if (!(metadataWeight >= 0) || Double.isInfinite(metadataWeight)) {
+            throw new IllegalArgumentException("metadata weight must be a finite number >= 0, was " + metadataWeight);
+        }
+        this.metadataWeight = metadataWeight;
+    }
+
+    /** Adds {@code chunk}, replacing a chunk with the same id. */
+    public void add(Chunk chunk) {
+        addAll(List.of(chunk));
+    }
+
+    /** Adds every chunk (replacing chunks with the same ids) in one write. */
+    public void addAll(Collection<Chunk> chunks) {
+        List<Map.Entry<Chunk, ChunkTerms>> analyzed = analyze(chunks);
+        write(() -> analyzed.forEach(a -> index.insert(a.getKey(), a.getValue())));
+    }
+
+    /** Removes every chunk of note {@code path}. */
+    public void removePath(String path) {
+        Objects.requireNonNull(path, "path");
+        write(() -> index.deletePath(path));
+    }
+
+    /** Replaces all chunks of note {@code path} by {@code chunks} atomically: readers see the old or the new note. */
+    public void replacePath(String path, Collection<Chunk> chunks) {
+        Objects.requireNonNull(path, "path");
+        chunks.forEach(c -> {
+            if (!path.equals(c.path())) {
+                throw new IllegalArgumentException("chunk " + c.id() + " belongs to " + c.path() + ", not " + path);
+            }
+        });
+        List<Map.Entry<Chunk, ChunkTerms>> analyzed = analyze(chunks);
+        write(() -> {
+            index.deletePath(path);
+            analyzed.forEach(a -> index.insert(a.getKey(), a.getValue()));
+        });
+    }
+
+    public int size() {
+        return read(() -> index.table().size());
+    }
+
+    /** Global IDF of an analyzed term ({@link Terms#analyze}): {@code ln(N / df)}, 0 for unknown terms. */
+    public double idf(String term) {
+        return idf(term, null);
+    }
+
+    /** IDF of an analyzed term in {@code project}'s statistics (project + shared chunks, global fallback). */
+    public double idf(String term, String project) {
+        return read(() -> index.idf(index.entry(term), index.bucketOf(project)));
+    }
+
+    /** Number of chunks whose text holds the analyzed term. */
+    public int documentFrequency(String term) {
+        return read(() -> {
+            TermEntry e = index.entry(term);
+            return e == null ? 0 : e.df();
+        });
+    }
+
+    /** {@link #search(List, String, Set, int)} on {@code Terms.analyze(query)}. */
+    public List<Hit> search(String query, String project, Set<String> scopePaths, int k) {
+        return search(Terms.analyze(query), project, scopePaths, k);
+    }
+
+    /**
+     * Top {@code k} chunks holding at least one of the analyzed {@code queryTerms} (in text or metadata), score
+     * descending, ties by chunk id. {@code project} selects the IDF statistics (null = global); {@code scopePaths}
+     * restricts results to those note paths (null = all).
+     */
+    public List<Hit> search(List<String> queryTerms, String project, Set<String> scopePaths, int k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("k must be >= 0, was " + k);
+        }
+        Map<String, Integer> qtf = new LinkedHashMap<>();
+        queryTerms.stream().filter(t -> t != null && !t.isBlank()).forEach(t -> qtf.merge(t, 1, Integer::sum));
+        if (k == 0 || qtf.isEmpty()) {
+            return List.of();
+        }
+        return read(() -> QueryScorer.search(index, metadataWeight, qtf, project, scopePaths, k));
+    }
+
+    private static List<Map.Entry<Chunk, ChunkTerms>> analyze(Collection<Chunk> chunks) {
+        for (Chunk c : chunks) {
+            if (c == null || c.id() == null || c.path() == null) {
+                throw new IllegalArgumentException("chunk needs an id and a path: " + c);
+            }
+        }
+        Stream<Chunk> stream = chunks.size() >= PARALLEL_ANALYSIS ? chunks.parallelStream() : chunks.stream();
+        return stream.map(c -> Map.entry(c, ChunkTerms.of(c))).toList();
+    }
+
+    private void write(Runnable change) {
+        lock.writeLock().lock();
+        try {
+            change.run();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private <T> T read(Supplier<T> query) {
+        lock.readLock().lock();
+        try {
+            return query.get();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.poimen.memory.index.tfidf;
+
+import io.poimen.memory.index.Hit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/** Keeps the best {@code k} hits: score descending, ties by chunk id ascending. */
+final class TopHits {
+    static final Comparator<Hit> BEST_FIRST = Comparator.comparingDouble(Hit::score).reversed()
+            .thenComparing(Hit::chunkId);
+
+    private final int k;
+    private final PriorityQueue<Hit> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
+
+    TopHits(int k) {
+        this.k = k;
+    }
+
+    void offer(String chunkId, double score) {
+        if (worstFirst.size() == k) {
+            Hit worst = worstFirst.peek();
+            if (score < worst.score() || (score == worst.score() && chunkId.compareTo(worst.chunkId()) > 0)) {
+                return;
+            }
+            worstFirst.poll();
+        }
+        worstFirst.add(new Hit(chunkId, score));
+    }
+
+    List<Hit> best() {
+        List<Hit> out = new ArrayList<>(worstFirst);
+        out.sort(BEST_FIRST);
+        return out;
+    }
+}
