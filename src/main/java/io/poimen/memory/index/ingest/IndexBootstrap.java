@@ -36,7 +36,7 @@ public class IndexBootstrap {
     public void loadFromStore() {
         long t0 = System.nanoTime();
         tfidf.addAll(notes.allChunks());
-        graph.replace(new LinkGraph(notes.notes().stream().map(NoteStore.NoteRow::path).toList(), notes.links()));
+        graph.replace(LinkGraph.of(notes.notes().stream().map(NoteStore.NoteRow::path).toList(), notes.links()));
         log.info("loaded {} chunks and the link graph from the store in {} ms", tfidf.size(),
                 (System.nanoTime() - t0) / 1_000_000);
     }

@@ -132,8 +132,7 @@ public class IngestPipeline {
         lexical.upsert(chunks);
         for (ParsedNote note : parsed) {
             notes.save(note, modified(run.root.resolve(note.path())));
-            tfidf.removePath(note.path());
-            tfidf.addAll(note.chunks());
+            tfidf.replacePath(note.path(), note.chunks());
         }
         run.notesIndexed += parsed.size();
         run.chunksIndexed += chunks.size();
@@ -174,7 +173,8 @@ public class IngestPipeline {
         if (!updates.isEmpty()) {
             notes.updateResolutions(updates);
         }
-        graph.replace(new LinkGraph(notePaths, resolved));
+        graph.replace(LinkGraph.of(notePaths, resolved));
+        run.links = resolved.size();
     }
 
     /** Step 5: the summary the CLI prints and the admin endpoint returns. */
@@ -184,7 +184,7 @@ public class IngestPipeline {
                 .map(l -> l.sourcePath() + " -> [[" + l.raw() + "]]").toList();
         double seconds = (System.nanoTime() - run.startedNanos) / 1e9;
         IngestReport report = new IngestReport(run.allFiles.size(), notes.hashes().size(), run.notesIndexed,
-                run.notesRemoved, run.chunksIndexed, g.linkCount(), unresolved, List.copyOf(run.problems), seconds);
+                run.notesRemoved, run.chunksIndexed, run.links, unresolved, List.copyOf(run.problems), seconds);
         log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links",
                 report.changed(), report.removed(), report.chunks(), String.format("%.2f", seconds),
                 report.problems().size(), unresolved.size());

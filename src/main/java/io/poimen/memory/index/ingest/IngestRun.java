@@ -18,6 +18,7 @@ public final class IngestRun {
     int notesIndexed;
     int chunksIndexed;
     int notesRemoved;
+    int links;
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed, IngestProgress progress) {
         this.root = root;

@@ -1,0 +1,46 @@
+package io.poimen.memory.web;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns the exception caught by the {@code api-errors} route configuration into a JSON error body and status.
+ * Known errors keep their message; anything else is logged with its stack trace and answered without one.
+ */
+@Component
+public class ErrorResponses {
+    private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
+
+    public Map<String, String> toBody(Exchange exchange) {
+        Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        int status;
+        String code;
+        String message;
+        if (e instanceof ApiException api) {
+            status = api.status();
+            code = api.code();
+            message = api.getMessage();
+        } else if (e instanceof JsonProcessingException || e instanceof IllegalArgumentException) {
+            status = 400;
+            code = "bad_request";
+            message = e instanceof JsonProcessingException json ? "malformed JSON: " + json.getOriginalMessage()
+                    : e.getMessage();
+        } else {
+            status = 500;
+            code = "internal_error";
+            message = "internal error; see the hub log for trace " + exchange.getExchangeId();
+            log.error("request {} failed", exchange.getExchangeId(), e);
+        }
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("error", code);
+        body.put("message", message);
+        return body;
+    }
+}
