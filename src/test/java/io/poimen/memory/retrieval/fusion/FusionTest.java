@@ -83,6 +83,8 @@ class FusionTest {
         assertThat(aLex.weight()).isCloseTo(wl, within(1e-12));
         assertThat(a.components().keySet()).containsExactly(TFIDF, SEMANTIC, LEXICAL);
         assertThat(fused).extracting(FusedCandidate::chunkId).containsExactly("a", "b", "c");
+        assertThat(a.reason()).isEqualTo(
+                "weighted: semantic #1 (norm 1.00) +0.500, tfidf #1 (norm 1.00) +0.167, lexical #2 (norm 0.00) +0.000");
     }
 
     @Test
