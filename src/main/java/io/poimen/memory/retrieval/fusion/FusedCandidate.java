@@ -1,0 +1,42 @@
+package io.poimen.memory.retrieval.fusion;
+
+import io.poimen.memory.retrieval.Branch;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A chunk after fusion.
+ *
+ * @param chunkId    the chunk
+ * @param score      fused score (sum of the components' contributions)
+ * @param components the branches that returned the chunk, in {@link Branch} order
+ * @param fusion     name of the fusion method ("weighted" or "rrf")
+ */
+public record FusedCandidate(String chunkId, double score, Map<Branch, BranchScore> components, String fusion) {
+    public FusedCandidate {
+        components = components.isEmpty()
+                ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(components));
+    }
+
+    /**
+     * A short reason for the breakdown, biggest contribution first, e.g.
+     * {@code "weighted: lexical #1 (norm 1.00) +0.333, semantic #4 (norm 0.42) +0.210"} (a branch below its
+     * threshold shows +0.000).
+     */
+    public String reason() {
+        StringBuilder sb = new StringBuilder(fusion).append(':');
+        components.entrySet().stream()
+                .sorted(Map.Entry.<Branch, BranchScore>comparingByValue(
+                        Comparator.comparingDouble(BranchScore::contribution)).reversed())
+                .forEach(e -> {
+                    BranchScore s = e.getValue();
+                    sb.append(sb.charAt(sb.length() - 1) == ':' ? " " : ", ")
+                            .append(e.getKey().key()).append(" #").append(s.rank())
+                            .append(String.format(Locale.ROOT, " (norm %.2f) +%.3f", s.normalized(), s.contribution()));
+                });
+        return sb.toString();
+    }
+}

@@ -1,0 +1,29 @@
+package io.poimen.memory.retrieval.fusion;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Fusion methods by name. */
+public final class FusionMethods {
+    private static final Map<String, Supplier<FusionMethod>> METHODS = Map.of(
+            WeightedFusion.NAME, WeightedFusion::new,
+            RrfFusion.NAME, RrfFusion::new);
+
+    private FusionMethods() {
+    }
+
+    /** @throws IllegalArgumentException for an unknown name, naming it */
+    public static FusionMethod of(String name) {
+        Supplier<FusionMethod> m = name == null ? null : METHODS.get(name.trim().toLowerCase(Locale.ROOT));
+        if (m == null) {
+            throw new IllegalArgumentException("unknown fusion method '" + name + "', expected one of " + names());
+        }
+        return m.get();
+    }
+
+    public static List<String> names() {
+        return List.of(WeightedFusion.NAME, RrfFusion.NAME);
+    }
+}

@@ -1,0 +1,78 @@
+package io.poimen.memory.retrieval.query;
+
+import io.poimen.memory.retrieval.Branch;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Chooses the branches for a query. In order:
+ * <ol>
+ *   <li>a requested {@code search_method} wins: hybrid = all three branches, lexical = BM25, semantic = vectors,
+ *       tfidf = TF-IDF (one branch each, so the benchmark can compare them);</li>
+ *   <li>{@code #tags} or {@code @mentions} → "lexical-filtered": TF-IDF + BM25 with tag filters;</li>
+ *   <li>fewer than {@value #MIN_HYBRID_TOKENS} tokens → "lexical": TF-IDF + BM25 (too little text for an
+ *       embedding to beat exact matching);</li>
+ *   <li>embedding unavailable → "lexical";</li>
+ *   <li>else "hybrid": all three.</li>
+ * </ol>
+ * Tags are checked before the token count (the design lists them the other way round): both lead to the same
+ * two branches, and checking tags first keeps the filters for a short query such as {@code #k8s crash}.
+ * Filters are also kept when a method is requested: the user wrote them.
+ */
+public class QueryRouter {
+    public static final int MIN_HYBRID_TOKENS = 3;
+    private static final Set<Branch> LEXICAL_PAIR = EnumSet.of(Branch.TFIDF, Branch.LEXICAL);
+
+    /**
+     * @param requestedMethod    hybrid|lexical|semantic|tfidf, or null/blank to decide from the query
+     * @param embeddingAvailable whether a query embedding can be computed now
+     * @throws IllegalArgumentException for an unknown method, naming it
+     */
+    public RoutePlan route(NormalizedQuery query, String requestedMethod, boolean embeddingAvailable) {
+        boolean filters = query.hasFilters();
+        if (requestedMethod != null && !requestedMethod.isBlank()) {
+            return requested(requestedMethod.trim().toLowerCase(Locale.ROOT), filters, embeddingAvailable);
+        }
+        if (filters) {
+            return new RoutePlan("lexical-filtered", LEXICAL_PAIR, true,
+                    "query has " + filterText(query) + ": TF-IDF and BM25 with filters");
+        }
+        int tokens = query.tokens().size();
+        if (tokens < MIN_HYBRID_TOKENS) {
+            return new RoutePlan("lexical", LEXICAL_PAIR, false,
+                    tokens + " token(s) < " + MIN_HYBRID_TOKENS + ": TF-IDF and BM25 only");
+        }
+        if (!embeddingAvailable) {
+            return new RoutePlan("lexical", LEXICAL_PAIR, false, "embedding unavailable: TF-IDF and BM25 only");
+        }
+        return new RoutePlan("hybrid", EnumSet.allOf(Branch.class), false,
+                tokens + " tokens, embedding available: TF-IDF, semantic and BM25");
+    }
+
+    private static RoutePlan requested(String method, boolean filters, boolean embeddingAvailable) {
+        Set<Branch> branches = switch (method) {
+            case "hybrid" -> EnumSet.allOf(Branch.class);
+            case "lexical" -> EnumSet.of(Branch.LEXICAL);
+            case "semantic" -> EnumSet.of(Branch.SEMANTIC);
+            case "tfidf" -> EnumSet.of(Branch.TFIDF);
+            default -> throw new IllegalArgumentException(
+                    "search_method must be hybrid, lexical, semantic or tfidf, got '" + method + "'");
+        };
+        String reason = "search_method=" + method + " requested";
+        if (branches.contains(Branch.SEMANTIC) && !embeddingAvailable) {
+            reason += "; embedding unavailable, the semantic branch will be reported degraded";
+        }
+        if (filters) {
+            reason += "; tag/mention filters applied";
+        }
+        return new RoutePlan(method, branches, filters, reason);
+    }
+
+    private static String filterText(NormalizedQuery q) {
+        StringBuilder sb = new StringBuilder();
+        q.tags().forEach(t -> sb.append(sb.isEmpty() ? "" : ", ").append('#').append(t));
+        q.mentions().forEach(m -> sb.append(sb.isEmpty() ? "" : ", ").append('@').append(m));
+        return sb.toString();
+    }
+}

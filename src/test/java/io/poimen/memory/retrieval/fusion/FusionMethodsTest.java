@@ -1,0 +1,19 @@
+package io.poimen.memory.retrieval.fusion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class FusionMethodsTest {
+
+    @Test
+    void byName() {
+        assertThat(FusionMethods.of("weighted")).isInstanceOf(WeightedFusion.class);
+        assertThat(FusionMethods.of(" RRF ")).isInstanceOf(RrfFusion.class);
+        assertThat(FusionMethods.of("rrf").name()).isEqualTo("rrf");
+        assertThat(FusionMethods.names()).containsExactly("weighted", "rrf");
+        assertThatThrownBy(() -> FusionMethods.of("combsum")).hasMessageContaining("'combsum'");
+        assertThatThrownBy(() -> FusionMethods.of(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
