@@ -1,0 +1,51 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.retrieval.fusion.FusedCandidate;
+import io.poimen.memory.retrieval.query.NormalizedQuery;
+import io.poimen.memory.retrieval.query.RoutePlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One query on its way through the route. The branches of the multicast share it (each answers into
+ * {@link #answer}), so the fusion sees every branch that finished before the timeout.
+ */
+public final class QueryContext {
+    public static final String PROPERTY = "queryContext";
+
+    public final QueryRequest request;
+    public final RetrievalSettings settings;
+    public final long startedNanos = System.nanoTime();
+    public NormalizedQuery query;
+    public RoutePlan plan;
+    public SearchScope scope;
+    final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
+    public final Map<String, String> degraded = new TreeMap<>();
+    public final Map<String, Long> timingsMs = new TreeMap<>();
+    public List<FusedCandidate> fused = new ArrayList<>();
+
+    public QueryContext(QueryRequest request, RetrievalSettings settings) {
+        this.request = request;
+        this.settings = settings;
+    }
+
+    public void answer(BranchResult result) {
+        answers.put(result.branch(), result);
+    }
+
+    public List<BranchResult> answers() {
+        return List.copyOf(answers.values());
+    }
+
+    public boolean runs(Branch branch) {
+        return plan != null && plan.runs(branch);
+    }
+
+    public void degrade(Branch branch, String reason) {
+        degraded.put(branch.key(), reason);
+    }
+}

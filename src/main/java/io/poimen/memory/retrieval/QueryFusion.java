@@ -1,0 +1,32 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.retrieval.fusion.FusionMethods;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Names the branches that failed or timed out, then fuses the answers of the others. */
+public class QueryFusion {
+
+    public void fuse(QueryContext ctx) {
+        long t0 = System.nanoTime();
+        List<BranchResult> answered = new ArrayList<>();
+        for (Branch b : Branch.values()) {
+            if (!ctx.runs(b)) {
+                continue;
+            }
+            BranchResult r = ctx.answers.get(b);
+            if (r == null) {
+                ctx.degrade(b, "no answer within " + ctx.settings.branchTimeoutMs() + " ms");
+            } else if (!r.answered()) {
+                ctx.degrade(b, r.error());
+                ctx.timingsMs.put(b.key(), r.tookMs());
+            } else {
+                answered.add(r);
+                ctx.timingsMs.put(b.key(), r.tookMs());
+            }
+        }
+        ctx.fused = answered.isEmpty() ? List.of()
+                : FusionMethods.of(ctx.settings.fusion().method()).fuse(answered, ctx.settings.fusion());
+        ctx.timingsMs.put("fusion", BranchSearches.millisSince(t0));
+    }
+}

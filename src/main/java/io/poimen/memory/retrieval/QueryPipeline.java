@@ -1,0 +1,188 @@
+package io.poimen.memory.retrieval;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.retrieval.fusion.BranchScore;
+import io.poimen.memory.retrieval.fusion.FusedCandidate;
+import io.poimen.memory.retrieval.fusion.FusionMethods;
+import io.poimen.memory.retrieval.fusion.FusionSettings;
+import io.poimen.memory.retrieval.query.QueryNormalizer;
+import io.poimen.memory.retrieval.query.QueryRouter;
+import io.poimen.memory.retrieval.select.CacheAlignedOrder;
+import io.poimen.memory.retrieval.select.MetadataBooster;
+import io.poimen.memory.retrieval.select.SelectionItem;
+import io.poimen.memory.retrieval.select.ShingleDeduplicator;
+import io.poimen.memory.retrieval.select.TokenBudgetSelector;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.web.ApiException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.camel.ExchangeProperty;
+
+/**
+ * The steps of the query route around the branch multicast: read and check the request, normalise and route
+ * the query, scope it by the wiki graph; after fusion, boost, de-duplicate, cut to top-k and the token budget.
+ */
+public class QueryPipeline {
+    static final int MAX_QUERY_CHARS = 4000;
+    static final int MAX_BODY_BYTES = 64 * 1024;
+
+    private final ObjectMapper json;
+    private final RetrievalPolicy policy;
+    private final GraphService graph;
+    private final NoteStore notes;
+    private final EmbeddingAvailability embedding;
+    private final QueryNormalizer normalizer = new QueryNormalizer();
+    private final QueryRouter router = new QueryRouter();
+    private final CacheAlignedOrder order = new CacheAlignedOrder();
+
+    public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, NoteStore notes,
+                         EmbeddingAvailability embedding) {
+        this.json = json;
+        this.policy = policy;
+        this.graph = graph;
+        this.notes = notes;
+        this.embedding = embedding;
+    }
+
+    /** Step 1: JSON body → checked request with the effective settings (policy + per-request overrides). */
+    public QueryContext parse(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw ApiException.badRequest("empty body: expected JSON {project, query}");
+        }
+        if (body.length > MAX_BODY_BYTES) {
+            throw new ApiException(413, "payload_too_large", "body over " + MAX_BODY_BYTES + " bytes");
+        }
+        QueryRequest req;
+        try {
+            req = json.readValue(body, QueryRequest.class);
+        } catch (IOException e) {
+            throw ApiException.badRequest("malformed query JSON: " + e.getOriginalMessage());
+        }
+        return new QueryContext(check(req), effectiveSettings(req));
+    }
+
+    /** Step 2: normalise, route (hybrid / lexical / ...), and scope to the project's wiki graph. */
+    public QueryContext plan(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+        String project = ctx.request.project();
+        if (!graph.current().projects().contains(project)) {
+            throw ApiException.notFound("unknown project: " + project);
+        }
+        ctx.query = normalizer.normalize(ctx.request.query());
+        ctx.plan = router.route(ctx.query, ctx.request.searchMethod(), embedding.available());
+        ctx.scope = new SearchScope(graph.current().projectScope(project),
+                ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
+        return ctx;
+    }
+
+    /** Step 4 (after fusion): metadata boosts, tag filter, near-duplicates, top-k, token budget, stable order. */
+    public QueryResponse select(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+        long t0 = System.nanoTime();
+        RetrievalSettings s = ctx.settings;
+        List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
+        Map<String, Chunk> chunks = notes.chunks(pool.stream().map(FusedCandidate::chunkId).toList()).stream()
+                .collect(Collectors.toMap(Chunk::id, Function.identity()));
+        Map<String, FusedCandidate> byId = new HashMap<>();
+        List<SelectionItem> items = new ArrayList<>();
+        for (FusedCandidate c : pool) {
+            Chunk chunk = chunks.get(c.chunkId());
+            if (chunk == null || !ctx.scope.contains(chunk.path()) || !chunk.tags().containsAll(ctx.scope.tags())) {
+                continue;
+            }
+            byId.put(c.chunkId(), c);
+            items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
+                    chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
+        }
+        MetadataBooster booster = new MetadataBooster(s.keyTermBoost(), s.categoryBoost(),
+                new io.poimen.memory.retrieval.query.QueryIntent());
+        Map<String, MetadataBooster.Boost> boosts = new HashMap<>();
+        items.forEach(i -> boosts.put(i.chunkId(), booster.boost(ctx.query, i)));
+        List<SelectionItem> boosted = booster.apply(ctx.query, items);
+        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard()).deduplicate(boosted).kept();
+        TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
+        List<QueryResponse.Result> results = selection.selected().stream()
+                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),
+                        ctx.settings.fusion()))
+                .toList();
+        List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
+        ctx.timingsMs.put("selection", BranchSearches.millisSince(t0));
+        ctx.timingsMs.put("total", BranchSearches.millisSince(ctx.startedNanos));
+        return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
+                List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
+                new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);
+    }
+
+    private static QueryResponse.Result result(SelectionItem item, Chunk chunk, FusedCandidate fused,
+                                               MetadataBooster.Boost boost, FusionSettings fs) {
+        Map<String, QueryResponse.BranchPart> parts = new LinkedHashMap<>();
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (Map.Entry<Branch, BranchScore> e : fused.components().entrySet()) {
+            BranchScore b = e.getValue();
+            parts.put(e.getKey().key(), new QueryResponse.BranchPart(b.raw(), b.normalized(), b.rank(), b.weight(),
+                    b.contribution()));
+            weights.put(e.getKey().key(), b.weight());
+        }
+        for (Branch b : Branch.values()) {
+            weights.putIfAbsent(b.key(), fs.weight(b));
+        }
+        String reason = fused.reason() + (boost.fired().isEmpty() ? "" : "; boosts " + boost.fired());
+        return new QueryResponse.Result(chunk.id(), chunk.path(), chunk.heading(), chunk.breadcrumb(), chunk.text(),
+                item.score(), new QueryResponse.Breakdown(fused.fusion(), weights, parts, fused.score(),
+                boost.factor(), boost.fired(), reason));
+    }
+
+    private static QueryRequest check(QueryRequest r) {
+        if (r.project() == null || r.project().isBlank()) {
+            throw ApiException.badRequest("project is required");
+        }
+        if (r.query() == null || r.query().isBlank()) {
+            throw ApiException.badRequest("query is required");
+        }
+        if (r.query().length() > MAX_QUERY_CHARS) {
+            throw new ApiException(413, "query_too_long", "query over " + MAX_QUERY_CHARS + " characters");
+        }
+        if (r.topK() != null && (r.topK() < 1 || r.topK() > 100)) {
+            throw ApiException.unprocessable("top_k must be between 1 and 100, got " + r.topK());
+        }
+        if (r.budgetTokens() != null && (r.budgetTokens() < 1 || r.budgetTokens() > 200_000)) {
+            throw ApiException.unprocessable("budget_tokens must be between 1 and 200000, got " + r.budgetTokens());
+        }
+        if (r.searchMethod() != null && !Set.of("hybrid", "lexical", "semantic", "tfidf").contains(r.searchMethod())) {
+            throw ApiException.unprocessable("search_method must be hybrid, lexical, semantic or tfidf, got "
+                    + r.searchMethod());
+        }
+        if (r.fusion() != null && !FusionMethods.names().contains(r.fusion())) {
+            throw ApiException.unprocessable("fusion must be one of " + FusionMethods.names() + ", got " + r.fusion());
+        }
+        return r;
+    }
+
+    private RetrievalSettings effectiveSettings(QueryRequest r) {
+        RetrievalSettings s = policy.current();
+        FusionSettings f = s.fusion();
+        if (r.fusion() != null) {
+            f = f.withMethod(r.fusion());
+        }
+        if (r.weights() != null && !r.weights().isEmpty()) {
+            try {
+                f = new FusionSettings(f.method(), r.weights().getOrDefault("semantic", f.semanticWeight()),
+                        r.weights().getOrDefault("lexical", f.lexicalWeight()),
+                        r.weights().getOrDefault("tfidf", f.tfidfWeight()), f.rrfK(), f.minNormalized());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.unprocessable(e.getMessage());
+            }
+        }
+        return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
+                s.branchTimeoutMs(), r.topK() != null ? r.topK() : s.topK(),
+                r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard());
+    }
+}

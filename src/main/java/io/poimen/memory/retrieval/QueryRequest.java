@@ -1,0 +1,11 @@
+package io.poimen.memory.retrieval;
+
+import java.util.Map;
+
+/**
+ * Body of {@code POST /memory/query} (snake_case JSON). Optional fields override {@code policies/retrieval.yaml}
+ * for this request only.
+ */
+public record QueryRequest(String project, String query, Integer topK, Integer budgetTokens, String searchMethod,
+                           String fusion, Map<String, Double> weights, String agentId, String sessionId) {
+}

@@ -1,0 +1,21 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.config.WatchedYamlFile;
+import java.nio.file.Path;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/** The current {@link RetrievalSettings}, re-read from {@code policies/retrieval.yaml} when it changes. */
+@Component
+public class RetrievalPolicy {
+    private final WatchedYamlFile<RetrievalSettings> file;
+
+    public RetrievalPolicy(@Value("${poimen.policies.dir:policies}") Path policiesDir) {
+        this.file = new WatchedYamlFile<>(policiesDir.resolve("retrieval.yaml"), RetrievalSettings::fromYaml,
+                RetrievalSettings.defaults());
+    }
+
+    public RetrievalSettings current() {
+        return file.get();
+    }
+}

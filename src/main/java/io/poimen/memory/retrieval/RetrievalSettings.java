@@ -1,0 +1,73 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.retrieval.fusion.FusionSettings;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Everything {@code policies/retrieval.yaml} sets: fusion, per-branch thresholds, boosts, candidate counts,
+ * the branch timeout and the selection (top-k, token budget, near-duplicate removal).
+ */
+public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
+                                int candidatesPerBranch, long branchTimeoutMs, int topK, int budgetTokens,
+                                int shingleSize, double jaccard) {
+
+    public static RetrievalSettings defaults() {
+        return new RetrievalSettings(FusionSettings.defaults(), 1.5, 1.3, 50, 2000, 10, 2000, 5, 0.8);
+    }
+
+    /** Reads the YAML mapping; missing keys keep their defaults, bad values throw with the key named. */
+    public static RetrievalSettings fromYaml(Map<String, Object> y) {
+        RetrievalSettings d = defaults();
+        Map<String, Object> fusion = map(y, "fusion");
+        Map<String, Object> weights = map(fusion, "weights");
+        Map<String, Object> thresholds = map(y, "thresholds");
+        Map<String, Object> boosts = map(y, "boosts");
+        Map<String, Object> selection = map(y, "selection");
+        Map<String, Object> dup = map(selection, "near_duplicate");
+        Map<Branch, Double> mins = new EnumMap<>(Branch.class);
+        for (Branch b : Branch.values()) {
+            mins.put(b, num(thresholds, b.key(), d.fusion().minNormalized(b)));
+        }
+        FusionSettings f = new FusionSettings(
+                str(fusion, "method", d.fusion().method()),
+                num(weights, "semantic", d.fusion().semanticWeight()),
+                num(weights, "lexical", d.fusion().lexicalWeight()),
+                num(weights, "tfidf", d.fusion().tfidfWeight()),
+                (int) num(fusion, "rrf_k", d.fusion().rrfK()), mins);
+        return new RetrievalSettings(f, num(boosts, "key_term", d.keyTermBoost()),
+                num(boosts, "category", d.categoryBoost()),
+                (int) num(y, "candidates_per_branch", d.candidatesPerBranch()),
+                (long) num(y, "branch_timeout_ms", d.branchTimeoutMs()),
+                (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
+                (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> y, String key) {
+        Object v = y.get(key);
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map)) {
+            throw new IllegalArgumentException(key + " must be a mapping");
+        }
+        return (Map<String, Object>) v;
+    }
+
+    private static double num(Map<String, Object> y, String key, double fallback) {
+        Object v = y.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new IllegalArgumentException(key + " must be a number, got " + v);
+    }
+
+    private static String str(Map<String, Object> y, String key, String fallback) {
+        Object v = y.get(key);
+        return v == null ? fallback : v.toString();
+    }
+}
