@@ -1,0 +1,167 @@
+package io.poimen.memory.index.jdbc;
+
+import com.pgvector.PGvector;
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.vault.Chunk;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@link VectorIndex} on the pgvector table {@code chunk_vectors} ({@code db/migration/postgresql/V2__vectors.sql}),
+ * searched through its HNSW cosine index.
+ *
+ * <p>score = 1 − cosine distance = cos(q, v). Each search runs in its own transaction with {@code SET LOCAL
+ * hnsw.ef_search = min(1000, max(efSearch, k))} and {@code SET LOCAL hnsw.iterative_scan = relaxed_order}: a plain
+ * HNSW scan returns at most ef_search rows, and sometimes fewer, before or after the path filter; the iterative scan
+ * keeps going until {@code k} rows pass. When that still yields fewer than {@code k} rows (fewer exist in scope, or
+ * the scan hit {@code hnsw.max_scan_tuples}) the search is repeated exactly, without the index, so a search always
+ * returns min(k, chunks in scope) rows. For small scopes PostgreSQL usually plans the path index and an exact sort
+ * anyway, which is exact and cheap.
+ */
+public class PgVectorIndex implements VectorIndex {
+
+    /** HNSW candidate list size per query; pgvector's default of 40 loses recall at k = 10..50. */
+    public static final int DEFAULT_EF_SEARCH = 100;
+    /** pgvector's upper bound for {@code hnsw.ef_search}. */
+    static final int MAX_EF_SEARCH = 1000;
+    private static final int BATCH_SIZE = 500;
+
+    private static final String UPSERT = "insert into chunk_vectors (chunk_id, path, project, embedding)"
+            + " values (?, ?, ?, ?) on conflict (chunk_id) do update"
+            + " set path = excluded.path, project = excluded.project, embedding = excluded.embedding";
+    static final String SEARCH_ALL = "select chunk_id, 1 - (embedding <=> ?) as score from chunk_vectors"
+            + " order by embedding <=> ? limit ?";
+    static final String SEARCH_SCOPED = "select chunk_id, 1 - (embedding <=> ?) as score from chunk_vectors"
+            + " where path = any(?) order by embedding <=> ? limit ?";
+    /** Same ordering as {@link #SEARCH_ALL}, written so that the HNSW index cannot serve it: an exact scan. */
+    static final String SEARCH_ALL_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score from chunk_vectors"
+            + " order by (embedding <=> ?) + 0 limit ?";
+    /** Same ordering as {@link #SEARCH_SCOPED}, written so that the HNSW index cannot serve it: an exact scan. */
+    static final String SEARCH_SCOPED_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score"
+            + " from chunk_vectors where path = any(?) order by (embedding <=> ?) + 0 limit ?";
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final int dimensions;
+    private final int efSearch;
+
+    public PgVectorIndex(DataSource dataSource, int dimensions) {
+        this(dataSource, dimensions, DEFAULT_EF_SEARCH);
+    }
+
+    public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch) {
+        if (dimensions < 1 || efSearch < 1 || efSearch > MAX_EF_SEARCH) {
+            throw new IllegalArgumentException("dimensions must be positive and efSearch in 1..1000, got "
+                    + dimensions + " and " + efSearch);
+        }
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.dimensions = dimensions;
+        this.efSearch = efSearch;
+    }
+
+    @Override
+    public void upsert(List<Chunk> chunks, List<float[]> vectors) {
+        if (chunks.size() != vectors.size()) {
+            throw new IllegalArgumentException(chunks.size() + " chunks but " + vectors.size() + " vectors");
+        }
+        for (int i = 0; i < vectors.size(); i++) {
+            checkDimensions(vectors.get(i), "vector of chunk " + chunks.get(i).id());
+        }
+        List<Integer> rows = new ArrayList<>(chunks.size());
+        for (int i = 0; i < chunks.size(); i++) {
+            rows.add(i);
+        }
+        tx.executeWithoutResult(status -> jdbc.batchUpdate(UPSERT, rows, BATCH_SIZE, (ps, i) -> {
+            Chunk chunk = chunks.get(i);
+            ps.setString(1, chunk.id());
+            ps.setString(2, chunk.path());
+            ps.setString(3, chunk.project());
+            ps.setObject(4, new PGvector(vectors.get(i)));
+        }));
+    }
+
+    @Override
+    public void deleteByPath(String path) {
+        jdbc.update("delete from chunk_vectors where path = ?", path);
+    }
+
+    @Override
+    public List<Hit> search(float[] query, SearchScope scope, int k) {
+        checkDimensions(query, "query vector");
+        if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
+            return List.of();
+        }
+        return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
+            applySearchSettings(connection, k);
+            PGvector vector = new PGvector(query);
+            Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
+            List<Hit> hits = run(connection, paths == null ? SEARCH_ALL : SEARCH_SCOPED, vector, paths, k);
+            return hits.size() < k
+                    ? run(connection, paths == null ? SEARCH_ALL_EXACT : SEARCH_SCOPED_EXACT, vector, paths, k)
+                    : hits;
+        }));
+    }
+
+    @Override
+    public long count() {
+        Long count = jdbc.queryForObject("select count(*) from chunk_vectors", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    @Override
+    public String name() {
+        return "pgvector";
+    }
+
+    /** The transaction-local settings every search runs with (see the class comment). */
+    void applySearchSettings(Connection connection, int k) throws SQLException {
+        try (Statement settings = connection.createStatement()) {
+            settings.execute("set local hnsw.ef_search = " + Math.min(MAX_EF_SEARCH, Math.max(efSearch, k)));
+            settings.execute("set local hnsw.iterative_scan = relaxed_order");
+        }
+    }
+
+    private static List<Hit> run(Connection connection, String sql, PGvector vector, Array paths, int k)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            int index = 1;
+            ps.setObject(index++, vector);
+            if (paths != null) {
+                ps.setArray(index++, paths);
+            }
+            ps.setObject(index++, vector);
+            ps.setInt(index, k);
+            List<Hit> hits = new ArrayList<>(k);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    hits.add(new Hit(rs.getString(1), rs.getDouble(2)));
+                }
+            }
+            // relaxed_order may return rows slightly out of distance order
+            hits.sort(Comparator.comparingDouble(Hit::score).reversed());
+            return hits;
+        }
+    }
+
+    private void checkDimensions(float[] vector, String what) {
+        if (vector == null || vector.length != dimensions) {
+            throw new IllegalArgumentException(what + " has " + (vector == null ? "no" : vector.length)
+                    + " dimensions, the index expects " + dimensions);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package io.poimen.memory.testsupport;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * PostgreSQL (with pgvector) for tests. Uses the cluster at env {@code POIMEN_TEST_PG_URL} or system property
+ * {@code poimen.test.pg.url}; without either, starts a throwaway cluster with {@code scripts/pg-cluster.sh} once per
+ * JVM and stops it at JVM exit.
+ */
+public final class TestPostgres {
+
+    public static final String URL_ENV = "POIMEN_TEST_PG_URL";
+    public static final String URL_PROPERTY = "poimen.test.pg.url";
+    public static final String EMBEDDING_DIMS = "384";
+
+    private static final String SCRIPT = "scripts/pg-cluster.sh";
+    private static final List<HikariDataSource> POOLS = new ArrayList<>();
+    private static final List<String> CREATED_DATABASES = new ArrayList<>();
+    private static String url;
+    private static Path ownCluster;
+
+    private TestPostgres() {
+    }
+
+    /** JDBC URL of the test cluster's default database, e.g. {@code jdbc:postgresql://127.0.0.1:5432/poimen?user=x}. */
+    public static synchronized String jdbcUrl() {
+        if (url == null) {
+            String configured = System.getenv(URL_ENV);
+            if (configured == null || configured.isBlank()) {
+                configured = System.getProperty(URL_PROPERTY);
+            }
+            url = configured == null || configured.isBlank() ? startCluster() : configured.trim();
+            Runtime.getRuntime().addShutdownHook(new Thread(TestPostgres::cleanUp, "test-postgres-cleanup"));
+        }
+        return url;
+    }
+
+    /**
+     * A new, empty database named {@code <name>_<pid>} (dropped first if it exists), migrated by Flyway from
+     * {@code db/migration/common} and {@code db/migration/postgresql} with {@code dims=384}.
+     */
+    public static synchronized DataSource freshDatabase(String name) {
+        String database = (name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_"
+                + ProcessHandle.current().pid());
+        String base = jdbcUrl();
+        try (Connection admin = DriverManager.getConnection(base); Statement sql = admin.createStatement()) {
+            sql.execute("drop database if exists " + database + " with (force)");
+            sql.execute("create database " + database);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + database + " on " + base, e);
+        }
+        CREATED_DATABASES.add(database);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(withDatabase(base, database));
+        config.setMaximumPoolSize(4);
+        config.setPoolName("test-" + database);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        POOLS.add(dataSource);
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
+                .placeholders(Map.of("dims", EMBEDDING_DIMS))
+                .load()
+                .migrate();
+        return dataSource;
+    }
+
+    /** {@code jdbc:postgresql://host:port/db?params} with {@code db} replaced. */
+    static String withDatabase(String jdbcUrl, String database) {
+        int hostStart = jdbcUrl.indexOf("//");
+        int pathStart = jdbcUrl.indexOf('/', hostStart + 2);
+        int query = jdbcUrl.indexOf('?', hostStart + 2);
+        String host = pathStart < 0 || (query >= 0 && query < pathStart)
+                ? jdbcUrl.substring(0, query < 0 ? jdbcUrl.length() : query)
+                : jdbcUrl.substring(0, pathStart);
+        return host + "/" + database + (query < 0 ? "" : jdbcUrl.substring(query));
+    }
+
+    private static String startCluster() {
+        Path project = projectDir();
+        ownCluster = project.resolve("target/pg-" + ProcessHandle.current().pid());
+        List<String> output = runScript(project, "start", ownCluster);
+        String started = output.stream().filter(line -> line.startsWith("jdbc:postgresql:")).reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException(SCRIPT + " start printed no JDBC URL: " + output));
+        return started.trim();
+    }
+
+    private static void cleanUp() {
+        POOLS.forEach(HikariDataSource::close);
+        if (ownCluster != null) {
+            runScript(projectDir(), "stop", ownCluster);
+            deleteTree(ownCluster);
+            return;
+        }
+        try (Connection admin = DriverManager.getConnection(url); Statement sql = admin.createStatement()) {
+            for (String database : CREATED_DATABASES) {
+                sql.execute("drop database if exists " + database + " with (force)");
+            }
+        } catch (SQLException e) {
+            System.err.println("could not drop test databases " + CREATED_DATABASES + ": " + e.getMessage());
+        }
+    }
+
+    private static Path projectDir() {
+        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(SCRIPT))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no " + SCRIPT + " in " + System.getProperty("user.dir")
+                + " or its parents; set " + URL_ENV + " to a PostgreSQL cluster with pgvector instead");
+    }
+
+    private static List<String> runScript(Path project, String command, Path clusterDir) {
+        try {
+            Process process = new ProcessBuilder("bash", project.resolve(SCRIPT).toString(), command,
+                    clusterDir.toString()).directory(project.toFile()).redirectErrorStream(true).start();
+            List<String> lines;
+            try (var reader = process.inputReader(StandardCharsets.UTF_8)) {
+                lines = reader.lines().toList();
+            }
+            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(SCRIPT + " " + command + " " + clusterDir + " failed: " + lines);
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + SCRIPT, e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+}
