@@ -59,8 +59,8 @@ public class StoreConfig {
 
     @Bean
     @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "pgvector")
-    PgVectorIndex pgVectorIndex(DataSource dataSource) {
-        return new PgVectorIndex(dataSource);
+    PgVectorIndex pgVectorIndex(DataSource dataSource, PoimenProperties props) {
+        return new PgVectorIndex(dataSource, props.vector().dimensions());
     }
 
     @Bean(destroyMethod = "close")

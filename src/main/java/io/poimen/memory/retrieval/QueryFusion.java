@@ -16,7 +16,7 @@ public class QueryFusion {
             }
             BranchResult r = ctx.answers.get(b);
             if (r == null) {
-                ctx.degrade(b, "no answer within " + ctx.settings.branchTimeoutMs() + " ms");
+                ctx.degrade(b, "no answer within the branch timeout");
             } else if (!r.answered()) {
                 ctx.degrade(b, r.error());
                 ctx.timingsMs.put(b.key(), r.tookMs());

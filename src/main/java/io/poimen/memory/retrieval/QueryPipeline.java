@@ -182,7 +182,7 @@ public class QueryPipeline {
             }
         }
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
-                s.branchTimeoutMs(), r.topK() != null ? r.topK() : s.topK(),
+                r.topK() != null ? r.topK() : s.topK(),
                 r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard());
     }
 }

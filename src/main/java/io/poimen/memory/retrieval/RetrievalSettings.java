@@ -6,14 +6,14 @@ import java.util.Map;
 
 /**
  * Everything {@code policies/retrieval.yaml} sets: fusion, per-branch thresholds, boosts, candidate counts,
- * the branch timeout and the selection (top-k, token budget, near-duplicate removal).
+ and the selection (top-k, token budget, near-duplicate removal).
  */
 public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
-                                int candidatesPerBranch, long branchTimeoutMs, int topK, int budgetTokens,
+                                int candidatesPerBranch, int topK, int budgetTokens,
                                 int shingleSize, double jaccard) {
 
     public static RetrievalSettings defaults() {
-        return new RetrievalSettings(FusionSettings.defaults(), 1.5, 1.3, 50, 2000, 10, 2000, 5, 0.8);
+        return new RetrievalSettings(FusionSettings.defaults(), 1.5, 1.3, 50, 10, 2000, 5, 0.8);
     }
 
     /** Reads the YAML mapping; missing keys keep their defaults, bad values throw with the key named. */
@@ -38,7 +38,6 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
         return new RetrievalSettings(f, num(boosts, "key_term", d.keyTermBoost()),
                 num(boosts, "category", d.categoryBoost()),
                 (int) num(y, "candidates_per_branch", d.candidatesPerBranch()),
-                (long) num(y, "branch_timeout_ms", d.branchTimeoutMs()),
                 (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()));
     }
