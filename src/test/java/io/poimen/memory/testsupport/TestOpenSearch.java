@@ -11,9 +11,14 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.impl.Log4jContextFactory;
 import org.codelibs.opensearch.runner.OpenSearchRunner;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.client.RestClient;
+import org.opensearch.client.json.jackson.JacksonJsonpMapper;
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.transport.rest_client.RestClientTransport;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.common.settings.ClusterSettings;
@@ -26,9 +31,6 @@ import org.opensearch.index.reindex.ReindexPlugin;
 import org.opensearch.index.reindex.RestReindexAction;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
-import org.opensearch.client.json.jackson.JacksonJsonpMapper;
-import org.opensearch.client.opensearch.OpenSearchClient;
-import org.opensearch.client.transport.rest_client.RestClientTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,9 +41,10 @@ import org.slf4j.LoggerFactory;
  * {@code log4j-core} (priority 15 vs 10). OpenSearch casts the log4j context to {@code log4j-core}'s
  * {@code LoggerContext} while building a node ({@code Loggers.setLevel}), which then fails with a
  * ClassCastException. So this class selects the log4j-core provider through the {@code log4j.provider} system
- * property before any log4j class is loaded, and skips the runner's log4j2.properties
- * ({@code disableESLogger}), leaving log4j-core's default: errors only, on the console. Only libraries that log
- * through log4j-api directly (OpenSearch) are affected; Spring, Camel and the app log through SLF4J/Logback.
+ * property, or swaps the factory if log4j-api was already initialised (see {@link #useLog4jCore()}), and skips
+ * the runner's log4j2.properties ({@code disableESLogger}), leaving log4j-core's default: errors only, on the
+ * console. Only libraries that log through log4j-api directly (OpenSearch) are affected; Spring, Camel and the
+ * app log through SLF4J/Logback.
  *
  * <p>delete_by_query lives in the reindex module, whose {@code _reindex} action is built with the Apache
  * HttpClient 4 remote-reindex client. The Camel BOM lifts {@code opensearch-rest-client} to 3.4.0 (HttpClient 5),
@@ -49,9 +52,8 @@ import org.slf4j.LoggerFactory;
  * {@code NoClassDefFoundError: org/apache/http/auth/Credentials}. {@link ReindexWithoutRemote} registers the
  * module without {@code _reindex}; delete_by_query, update_by_query and rethrottle stay.
  *
- * <p>HTTP and transport ports are free ports picked here so parallel
- * builds on the machine do not collide; the disk threshold is off so a nearly full build disk cannot turn
- * the index read-only. {@link #stop()} and {@link #restart()} let degradation tests take the node away and
+ * <p>HTTP and transport ports are free ports picked here so parallel builds on the machine do not collide; the
+ * disk threshold is off so a nearly full build disk cannot turn the index read-only. {@link #stop()} and {@link #restart()} let degradation tests take the node away and
  * bring it back on the same port with the same data.
  */
 public final class TestOpenSearch {
@@ -71,6 +73,7 @@ public final class TestOpenSearch {
     private static OpenSearchClient client;
     private static RestClient restClient;
     private static long startMillis;
+    private static RuntimeException startFailure;
 
     static {
         System.setProperty("log4j.provider", "org.apache.logging.log4j.core.impl.Log4jProvider");
@@ -131,17 +134,21 @@ public final class TestOpenSearch {
     }
 
     private static void ensureStarted() {
+        if (startFailure != null) {
+            throw new IllegalStateException("The test OpenSearch node failed to start earlier in this JVM", startFailure);
+        }
         if (runner != null) {
             if (runner.isClosed()) {
                 throw new IllegalStateException("The test OpenSearch node is stopped; call TestOpenSearch.restart()");
             }
             return;
         }
-        requireLog4jCore();
+        useLog4jCore();
         long t0 = System.nanoTime();
         basePath = Paths.get("target", "opensearch-" + ProcessHandle.current().pid()).toAbsolutePath();
         httpPort = freePort();
         int transportPort = freePort();
+        Runtime.getRuntime().addShutdownHook(new Thread(TestOpenSearch::shutdown, "test-opensearch-shutdown"));
         OpenSearchRunner r = new OpenSearchRunner();
         r.setMaxHttpPort(-1);
         r.onBuild((number, settings) -> settings
@@ -149,20 +156,28 @@ public final class TestOpenSearch {
                 .put("transport.port", transportPort)
                 .put("network.host", "127.0.0.1")
                 .put("discovery.type", "single-node")
-                .put("cluster.routing.allocation.disk.threshold_enabled", false)
-                .put("action.auto_create_index", false));
-        r.build(new OpenSearchRunner.Configs()
-                .basePath(basePath.toString())
-                .numOfNode(1)
-                .clusterName(CLUSTER)
-                .moduleTypes(String.join(",", MODULES))
-                .disableESLogger()
-                .useLogger());
-        r.ensureYellow();
+                .put("cluster.routing.allocation.disk.threshold_enabled", false));
+        try {
+            r.build(new OpenSearchRunner.Configs()
+                    .basePath(basePath.toString())
+                    .numOfNode(1)
+                    .clusterName(CLUSTER)
+                    .moduleTypes(String.join(",", MODULES))
+                    .disableESLogger()
+                    .useLogger());
+            r.ensureYellow();
+        } catch (RuntimeException e) {
+            startFailure = e;
+            try {
+                r.close();
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw new IllegalStateException("The test OpenSearch node failed to start", e);
+        }
         runner = r;
         startMillis = (System.nanoTime() - t0) / 1_000_000;
         LOG.info("OpenSearch test node started on port {} in {} ms (base path {})", httpPort, startMillis, basePath);
-        Runtime.getRuntime().addShutdownHook(new Thread(TestOpenSearch::shutdown, "test-opensearch-shutdown"));
     }
 
     /** The reindex module minus {@code _reindex}, whose transport action needs HttpClient 4 (see class doc). */
@@ -182,12 +197,14 @@ public final class TestOpenSearch {
         }
     }
 
-    private static void requireLog4jCore() {
-        String factory = org.apache.logging.log4j.LogManager.getFactory().getClass().getName();
-        if (!factory.startsWith("org.apache.logging.log4j.core.")) {
-            throw new IllegalStateException("log4j-api was initialised with " + factory + " before TestOpenSearch"
-                    + " could select log4j-core, and OpenSearch cannot start with it; run the test JVM with"
-                    + " -Dlog4j.provider=org.apache.logging.log4j.core.impl.Log4jProvider");
+    /**
+     * Lucene's codec SPI loads OpenSearch's codecs (they are on the test classpath), and those touch log4j-api, so
+     * in a JVM that used Lucene first log4j-api is already bound to log4j-to-slf4j when we get here. Swapping the
+     * factory makes new contexts log4j-core ones; loggers created earlier keep logging through SLF4J.
+     */
+    private static void useLog4jCore() {
+        if (!(LogManager.getFactory() instanceof Log4jContextFactory)) {
+            LogManager.setFactory(new Log4jContextFactory());
         }
     }
 

@@ -45,7 +45,7 @@ import org.apache.lucene.util.BytesRef;
  * analyzed query terms, the fields joined by a dis-max with {@code content} boosted ×2. The exact dis-max is
  * boosted ×{@value #EXACT_BOOST}; a second dis-max of {@link FuzzyQuery} clauses (max edits 1 for analyzed terms of
  * 5–7 characters, 2 from 8; shorter terms are not fuzzed) supplies typo tolerance at boost 1, so exact matches
- * win. Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters.
+ * win. Query size is capped as described in {@link QueryTokens}. Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters.
  */
 public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     static final float EXACT_BOOST = 3f;
@@ -154,12 +154,16 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
             BooleanQuery.Builder exact = new BooleanQuery.Builder();
             BooleanQuery.Builder fuzzy = new BooleanQuery.Builder();
             boolean anyFuzzy = false;
+            int position = 0;
             for (String term : terms) {
+                if (position++ == QueryTokens.MAX_TERMS) {
+                    break;
+                }
                 Term t = new Term(field.getKey(), term);
                 exact.add(new TermQuery(t), Occur.SHOULD);
                 int edits = maxEdits(term);
-                if (edits > 0) {
-                    fuzzy.add(new FuzzyQuery(t, edits), Occur.SHOULD);
+                if (edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS) {
+                    fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
                     anyFuzzy = true;
                 }
             }

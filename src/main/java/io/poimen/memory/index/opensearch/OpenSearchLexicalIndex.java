@@ -3,6 +3,7 @@ package io.poimen.memory.index.opensearch;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.lucene.QueryTokens;
 import io.poimen.memory.vault.Chunk;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,15 +26,20 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * BM25 lexical index of chunks in one OpenSearch index (default {@value #DEFAULT_INDEX}).
  *
  * <p>Query: {@code bool.should} of two {@code multi_match} clauses over {@code content^2, breadcrumb, source,
- * heading}: an exact one (boost {@value #EXACT_BOOST}) and one with {@code fuzziness: AUTO} (boost 1), so an exact
+ * heading}: an exact one (boost {@value #EXACT_BOOST}) and one with {@code fuzziness: AUTO:5,8} (boost 1), so an exact
  * term outranks its typo neighbours while a typo still finds the chunk. Scope and tags are non-scoring
- * {@code filter}s: {@code terms} on the {@code path} keyword (OpenSearch accepts up to 65,536 terms by default) and
- * one {@code term} per required tag. Every client failure surfaces as {@link OpenSearchIndexException}.
+ * {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms} queries beyond
+ * OpenSearch's 65,536-term limit) and
+ * one {@code term} per required tag. Query size is capped as described in {@link QueryTokens}. Every client failure surfaces as {@link OpenSearchIndexException}.
  */
 public class OpenSearchLexicalIndex implements LexicalIndex {
     public static final String DEFAULT_INDEX = "vault-chunks";
     static final float EXACT_BOOST = 3f;
+    /** No edits below 5 characters, 1 edit for 5–7, 2 from 8: the same rule as the Lucene index. */
+    static final String FUZZINESS = "AUTO:5,8";
     private static final int BULK_BATCH = 500;
+    /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
+    static final int MAX_TERMS_COUNT = 65_536;
     private static final List<String> FIELDS = List.of("content^2", "breadcrumb", "source", "heading");
 
     /**
@@ -185,17 +191,31 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     private static BoolQuery.Builder buildQuery(BoolQuery.Builder bool, String query, SearchScope scope) {
-        bool.should(s -> s.multiMatch(m -> m.query(query).fields(FIELDS).boost(EXACT_BOOST)));
-        bool.should(s -> s.multiMatch(m -> m.query(query).fields(FIELDS).fuzziness("AUTO")));
+        String exact = QueryTokens.first(query, QueryTokens.MAX_TERMS);
+        String fuzzy = QueryTokens.first(query, QueryTokens.MAX_FUZZY_TERMS);
+        bool.should(s -> s.multiMatch(m -> m.query(exact).fields(FIELDS).boost(EXACT_BOOST)));
+        bool.should(s -> s.multiMatch(m -> m.query(fuzzy).fields(FIELDS).fuzziness(FUZZINESS)
+                .maxExpansions(QueryTokens.FUZZY_EXPANSIONS)));
         bool.minimumShouldMatch("1");
         if (scope.paths() != null) {
-            List<FieldValue> paths = scope.paths().stream().map(FieldValue::of).toList();
-            bool.filter(f -> f.terms(t -> t.field("path").terms(v -> v.value(paths))));
+            bool.filter(pathFilter(List.copyOf(scope.paths())));
         }
         for (String tag : scope.tags()) {
             bool.filter(f -> f.term(t -> t.field("tags").value(FieldValue.of(tag))));
         }
         return bool;
+    }
+
+    /** One {@code terms} query, or a disjunction of several when the scope exceeds the per-query term limit. */
+    static Query pathFilter(List<String> paths) {
+        List<Query> parts = new ArrayList<>();
+        for (int from = 0; from < paths.size(); from += MAX_TERMS_COUNT) {
+            List<FieldValue> values = paths.subList(from, Math.min(paths.size(), from + MAX_TERMS_COUNT)).stream()
+                    .map(FieldValue::of).toList();
+            parts.add(Query.of(q -> q.terms(t -> t.field("path").terms(v -> v.value(values)))));
+        }
+        return parts.size() == 1 ? parts.get(0)
+                : Query.of(q -> q.bool(b -> b.should(parts).minimumShouldMatch("1")));
     }
 
     private static Map<String, Object> document(Chunk chunk) {

@@ -198,4 +198,26 @@ public abstract class LexicalIndexContract {
         assertThat(index.search("   ", SearchScope.all(), 10)).isEmpty();
         assertThat(index.search("the", SearchScope.all(), 10)).isEmpty();
     }
+
+    @Test
+    void longQueriesOverSimilarTermsStayWithinClauseLimits() {
+        // 26*26 words one or two edits apart ("termaa", "termab", ...), so every fuzzy term expands fully
+        List<String> words = new ArrayList<>();
+        for (char a = 'a'; a <= 'z'; a++) {
+            for (char b = 'a'; b <= 'z'; b++) {
+                words.add("term" + a + b + "x");
+            }
+        }
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i = 0; i < words.size(); i += 4) {
+            chunks.add(chunk("long/n" + i + ".md", 0, String.join(" ", words.subList(i, i + 4))));
+        }
+        index.upsert(chunks);
+
+        String query = String.join(" ", words.subList(0, 300));
+        List<Hit> hits = index.search(query, SearchScope.all(), 10);
+
+        assertThat(hits).hasSize(10);
+        assertThat(ids(hits)).contains("long/n0.md#0");
+    }
 }

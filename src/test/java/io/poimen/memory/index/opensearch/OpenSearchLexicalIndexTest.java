@@ -80,4 +80,18 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
 
         assertThat(index.count()).isEqualTo(1_203);
     }
+
+    @Test
+    void scopesBeyondTheTermsLimitStillFilter() {
+        index.upsert(List.of(chunk("in/scope.md", 0, "A", List.of("A"), "quorum loss recovery", List.of()),
+                chunk("out/scope.md", 0, "B", List.of("B"), "quorum loss drill", List.of())));
+        java.util.Set<String> scope = new java.util.HashSet<>();
+        for (int i = 0; i < OpenSearchLexicalIndex.MAX_TERMS_COUNT + 10; i++) {
+            scope.add("other/n" + i + ".md");
+        }
+        scope.add("in/scope.md");
+
+        assertThat(index.search("quorum", SearchScope.of(scope), 10))
+                .extracting(io.poimen.memory.index.Hit::chunkId).containsExactly("in/scope.md#0");
+    }
 }
