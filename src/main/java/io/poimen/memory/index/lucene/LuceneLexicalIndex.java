@@ -1,0 +1,223 @@
+package io.poimen.memory.index.lucene;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.vault.Chunk;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Embedded BM25 lexical index of chunks, the Lucene twin of the OpenSearch index with the same fields.
+ *
+ * <p>Query, mirroring OpenSearch's {@code multi_match}/{@code best_fields}: for each field a disjunction of the
+ * analyzed query terms, the fields joined by a dis-max with {@code content} boosted ×2. The exact dis-max is
+ * boosted ×{@value #EXACT_BOOST}; a second dis-max of {@link FuzzyQuery} clauses (max edits 1 for analyzed terms of
+ * 5–7 characters, 2 from 8; shorter terms are not fuzzed) supplies typo tolerance at boost 1, so exact matches
+ * win. Query size is capped as described in {@link QueryTokens}. Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters.
+ */
+public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
+    static final float EXACT_BOOST = 3f;
+    static final String CHUNK_ID = "chunk_id";
+    static final String PATH = "path";
+    private static final String PROJECT = "project";
+    private static final String TAGS = "tags";
+    private static final String CONTENT = "content";
+    private static final String BREADCRUMB = "breadcrumb";
+    private static final String HEADING = "heading";
+    private static final String SOURCE = "source";
+    private static final Map<String, Float> FIELD_BOOSTS =
+            Map.of(CONTENT, 2f, BREADCRUMB, 1f, SOURCE, 1f, HEADING, 1f);
+
+    private final LuceneStore store;
+    private final Analyzer analyzer;
+
+    /** Index in {@code directory}, which this index then owns and closes. */
+    public LuceneLexicalIndex(Directory directory) {
+        this.analyzer = new PerFieldAnalyzerWrapper(new EnglishAnalyzer(), Map.of(SOURCE, new StandardAnalyzer()));
+        this.store = new LuceneStore("lexical", directory, analyzer, new BM25Similarity());
+    }
+
+    /** Index persisted in the file-system directory {@code path} (created if missing). */
+    public static LuceneLexicalIndex open(Path path) {
+        return new LuceneLexicalIndex(LuceneStore.fsDirectory(path));
+    }
+
+    /** Heap-only index (tests, benchmarks). */
+    public static LuceneLexicalIndex inMemory() {
+        return new LuceneLexicalIndex(new ByteBuffersDirectory());
+    }
+
+    @Override
+    public void upsert(List<Chunk> chunks) {
+        if (chunks.isEmpty()) {
+            return;
+        }
+        store.write(writer -> {
+            for (Chunk chunk : chunks) {
+                writer.updateDocument(new Term(CHUNK_ID, chunk.id()), document(chunk));
+            }
+        });
+    }
+
+    @Override
+    public void deleteByPath(String path) {
+        Objects.requireNonNull(path, "path");
+        store.write(writer -> writer.deleteDocuments(new Term(PATH, path)));
+    }
+
+    @Override
+    public List<Hit> search(String query, SearchScope scope, int k) {
+        if (query == null || query.isBlank() || k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
+            return List.of();
+        }
+        Query match = matchQuery(query);
+        if (match == null) {
+            return List.of();
+        }
+        BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
+        if (scope.paths() != null) {
+            bool.add(new TermInSetQuery(PATH, scope.paths().stream().map(BytesRef::new).toList()), Occur.FILTER);
+        }
+        for (String tag : scope.tags()) {
+            bool.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
+        }
+        Query q = bool.build();
+        return store.read(searcher -> {
+            ScoreDoc[] docs = searcher.search(q, k).scoreDocs;
+            List<Hit> hits = new ArrayList<>(docs.length);
+            var stored = searcher.storedFields();
+            for (ScoreDoc doc : docs) {
+                hits.add(new Hit(stored.document(doc.doc, Set.of(CHUNK_ID)).get(CHUNK_ID), doc.score));
+            }
+            return hits;
+        });
+    }
+
+    @Override
+    public long count() {
+        return store.count();
+    }
+
+    @Override
+    public String name() {
+        return "lucene-bm25";
+    }
+
+    @Override
+    public void close() {
+        try (Analyzer a = analyzer) {
+            store.close();
+        }
+    }
+
+    /** Exact and fuzzy dis-max clauses, or null when the query has no terms after analysis. */
+    private Query matchQuery(String text) {
+        List<Query> exactFields = new ArrayList<>();
+        List<Query> fuzzyFields = new ArrayList<>();
+        for (var field : FIELD_BOOSTS.entrySet()) {
+            Set<String> terms = analyze(field.getKey(), text);
+            if (terms.isEmpty()) {
+                continue;
+            }
+            BooleanQuery.Builder exact = new BooleanQuery.Builder();
+            BooleanQuery.Builder fuzzy = new BooleanQuery.Builder();
+            boolean anyFuzzy = false;
+            int position = 0;
+            for (String term : terms) {
+                if (position++ == QueryTokens.MAX_TERMS) {
+                    break;
+                }
+                Term t = new Term(field.getKey(), term);
+                exact.add(new TermQuery(t), Occur.SHOULD);
+                int edits = maxEdits(term);
+                if (edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS) {
+                    fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
+                    anyFuzzy = true;
+                }
+            }
+            exactFields.add(new BoostQuery(exact.build(), field.getValue()));
+            if (anyFuzzy) {
+                fuzzyFields.add(new BoostQuery(fuzzy.build(), field.getValue()));
+            }
+        }
+        if (exactFields.isEmpty()) {
+            return null;
+        }
+        BooleanQuery.Builder match = new BooleanQuery.Builder()
+                .add(new BoostQuery(new DisjunctionMaxQuery(exactFields, 0f), EXACT_BOOST), Occur.SHOULD);
+        if (!fuzzyFields.isEmpty()) {
+            match.add(new DisjunctionMaxQuery(fuzzyFields, 0f), Occur.SHOULD);
+        }
+        return match.build();
+    }
+
+    /** Allowed edits for an analyzed term: 0 below 5 characters, 1 for 5–7, 2 from 8. */
+    static int maxEdits(String term) {
+        int length = term.codePointCount(0, term.length());
+        return length >= 8 ? 2 : length >= 5 ? 1 : 0;
+    }
+
+    private Set<String> analyze(String field, String text) {
+        Set<String> terms = new LinkedHashSet<>();
+        try (TokenStream ts = analyzer.tokenStream(field, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                terms.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Analyzing the query failed", e);
+        }
+        return terms;
+    }
+
+    private static Document document(Chunk chunk) {
+        Document doc = new Document();
+        doc.add(new StringField(CHUNK_ID, chunk.id(), Field.Store.YES));
+        doc.add(new StringField(PATH, chunk.path(), Field.Store.NO));
+        if (chunk.project() != null) {
+            doc.add(new StringField(PROJECT, chunk.project(), Field.Store.NO));
+        }
+        for (String tag : chunk.tags() == null ? List.<String>of() : chunk.tags()) {
+            doc.add(new StringField(TAGS, tag, Field.Store.NO));
+        }
+        doc.add(new TextField(CONTENT, Objects.requireNonNullElse(chunk.text(), ""), Field.Store.NO));
+        doc.add(new TextField(BREADCRUMB, chunk.breadcrumb() == null ? "" : chunk.breadcrumbText(), Field.Store.NO));
+        doc.add(new TextField(HEADING, Objects.requireNonNullElse(chunk.heading(), ""), Field.Store.NO));
+        doc.add(new TextField(SOURCE, chunk.path(), Field.Store.NO));
+        return doc;
+    }
+}

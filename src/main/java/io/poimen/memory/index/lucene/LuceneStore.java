@@ -1,0 +1,125 @@
+package io.poimen.memory.index.lucene;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * One Lucene index on a {@link Directory}: a single {@link IndexWriter} and a {@link SearcherManager}.
+ * Every write batch is committed (so a restart keeps it) and then made visible to searchers before
+ * {@link #write} returns. Closing the store closes the writer, the searchers and the directory.
+ */
+public final class LuceneStore implements AutoCloseable {
+
+    /** A batch of changes applied to the writer. */
+    @FunctionalInterface
+    public interface WriteBatch {
+        void apply(IndexWriter writer) throws IOException;
+    }
+
+    /** A read against a point-in-time searcher. */
+    @FunctionalInterface
+    public interface Read<T> {
+        T apply(IndexSearcher searcher) throws IOException;
+    }
+
+    private final String name;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+
+    /**
+     * Opens (or creates) the index in {@code directory}; the store takes ownership of the directory.
+     *
+     * @param name       short name used in error messages
+     * @param directory  where the index lives ({@link FSDirectory} in production)
+     * @param analyzer   analyzer of the writer (per-field if needed)
+     * @param similarity similarity used for both indexing norms and searching
+     */
+    public LuceneStore(String name, Directory directory, Analyzer analyzer, Similarity similarity) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.directory = Objects.requireNonNull(directory, "directory");
+        try {
+            IndexWriterConfig config = new IndexWriterConfig(analyzer)
+                    .setSimilarity(similarity)
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            this.writer = new IndexWriter(directory, config);
+            this.searchers = new SearcherManager(writer, new SearcherFactory() {
+                @Override
+                public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader,
+                                                 org.apache.lucene.index.IndexReader previous) {
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setSimilarity(similarity);
+                    return searcher;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open Lucene index '" + name + "' in " + directory, e);
+        }
+    }
+
+    /** Opens a file-system directory, creating it if needed. */
+    public static Directory fsDirectory(Path path) {
+        try {
+            return FSDirectory.open(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open Lucene directory " + path, e);
+        }
+    }
+
+    /** Applies the batch, commits, and refreshes searchers. Writes are serialised. */
+    public synchronized void write(WriteBatch batch) {
+        try {
+            batch.apply(writer);
+            writer.commit();
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Write to Lucene index '" + name + "' failed", e);
+        }
+    }
+
+    /** Runs {@code read} on the latest searcher. */
+    public <T> T read(Read<T> read) {
+        IndexSearcher searcher;
+        try {
+            searcher = searchers.acquire();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot acquire a searcher of Lucene index '" + name + "'", e);
+        }
+        try {
+            return read.apply(searcher);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Read from Lucene index '" + name + "' failed", e);
+        } finally {
+            try {
+                searchers.release(searcher);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot release a searcher of Lucene index '" + name + "'", e);
+            }
+        }
+    }
+
+    /** Live documents. */
+    public long count() {
+        return read(searcher -> (long) searcher.getIndexReader().numDocs());
+    }
+
+    @Override
+    public synchronized void close() {
+        try (Directory d = directory; IndexWriter w = writer; SearcherManager s = searchers) {
+            // try-with-resources closes searchers, then the writer (which commits pending changes), then the directory
+        } catch (IOException e) {
+            throw new UncheckedIOException("Closing Lucene index '" + name + "' failed", e);
+        }
+    }
+}

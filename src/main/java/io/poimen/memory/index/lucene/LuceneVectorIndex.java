@@ -1,0 +1,160 @@
+package io.poimen.memory.index.lucene;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.vault.Chunk;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Embedded HNSW vector index of chunks (Lucene {@link KnnFloatVectorField}, cosine).
+ *
+ * <p>Lucene scores a cosine match as {@code (1 + cos) / 2}; {@link #search} returns {@code cos = 2·score − 1}, the
+ * same scale as pgvector's {@code 1 − (a <=> b)}. The graph is searched with {@code max(k, efSearch)} candidates
+ * and the best {@code k} are kept, which is what raises recall above the plain top-k walk. A scope is applied as a
+ * Lucene KNN filter (pre-filtering: Lucene falls back to exact search when the filter is small). Tags are not
+ * filtered here: tag queries are routed to the lexical branch.
+ */
+public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
+    public static final int DEFAULT_EF_SEARCH = 100;
+    private static final String VECTOR = "vector";
+
+    private final LuceneStore store;
+    private final int dimensions;
+    private final int efSearch;
+
+    /** Index in {@code directory} (owned and closed by this index) of {@code dimensions}-dim vectors. */
+    public LuceneVectorIndex(Directory directory, int dimensions) {
+        this(directory, dimensions, DEFAULT_EF_SEARCH);
+    }
+
+    /**
+     * @param efSearch candidates explored per search (at least {@code k}); higher = better recall, slower
+     */
+    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch) {
+        if (dimensions < 1 || dimensions > 4096) {
+            throw new IllegalArgumentException("Vector dimensions must be in [1, 4096], got " + dimensions);
+        }
+        if (efSearch < 1) {
+            throw new IllegalArgumentException("efSearch must be >= 1, got " + efSearch);
+        }
+        this.dimensions = dimensions;
+        this.efSearch = efSearch;
+        this.store = new LuceneStore("vector", directory, new KeywordAnalyzer(), new BM25Similarity());
+    }
+
+    /** Index persisted in the file-system directory {@code path} (created if missing). */
+    public static LuceneVectorIndex open(Path path, int dimensions) {
+        return new LuceneVectorIndex(LuceneStore.fsDirectory(path), dimensions);
+    }
+
+    /** Heap-only index (tests, benchmarks). */
+    public static LuceneVectorIndex inMemory(int dimensions) {
+        return new LuceneVectorIndex(new ByteBuffersDirectory(), dimensions);
+    }
+
+    public int dimensions() {
+        return dimensions;
+    }
+
+    @Override
+    public void upsert(List<Chunk> chunks, List<float[]> vectors) {
+        if (chunks.size() != vectors.size()) {
+            throw new IllegalArgumentException("Got " + chunks.size() + " chunks but " + vectors.size() + " vectors");
+        }
+        for (int i = 0; i < vectors.size(); i++) {
+            check(vectors.get(i), "vector of chunk " + chunks.get(i).id());
+        }
+        if (chunks.isEmpty()) {
+            return;
+        }
+        store.write(writer -> {
+            for (int i = 0; i < chunks.size(); i++) {
+                Chunk chunk = chunks.get(i);
+                Document doc = new Document();
+                doc.add(new StringField(LuceneLexicalIndex.CHUNK_ID, chunk.id(), Field.Store.YES));
+                doc.add(new StringField(LuceneLexicalIndex.PATH, chunk.path(), Field.Store.NO));
+                doc.add(new KnnFloatVectorField(VECTOR, vectors.get(i), VectorSimilarityFunction.COSINE));
+                writer.updateDocument(new Term(LuceneLexicalIndex.CHUNK_ID, chunk.id()), doc);
+            }
+        });
+    }
+
+    @Override
+    public void deleteByPath(String path) {
+        Objects.requireNonNull(path, "path");
+        store.write(writer -> writer.deleteDocuments(new Term(LuceneLexicalIndex.PATH, path)));
+    }
+
+    @Override
+    public List<Hit> search(float[] query, SearchScope scope, int k) {
+        check(query, "query vector");
+        if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
+            return List.of();
+        }
+        Query filter = scope.paths() == null ? null
+                : new TermInSetQuery(LuceneLexicalIndex.PATH, scope.paths().stream().map(BytesRef::new).toList());
+        Query knn = new KnnFloatVectorQuery(VECTOR, query, Math.max(k, efSearch), filter);
+        return store.read(searcher -> {
+            ScoreDoc[] docs = searcher.search(knn, k).scoreDocs;
+            List<Hit> hits = new ArrayList<>(docs.length);
+            var stored = searcher.storedFields();
+            for (ScoreDoc doc : docs) {
+                String id = stored.document(doc.doc, Set.of(LuceneLexicalIndex.CHUNK_ID)).get(LuceneLexicalIndex.CHUNK_ID);
+                hits.add(new Hit(id, 2.0 * doc.score - 1.0));
+            }
+            return hits;
+        });
+    }
+
+    @Override
+    public long count() {
+        return store.count();
+    }
+
+    @Override
+    public String name() {
+        return "lucene-hnsw";
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private void check(float[] vector, String what) {
+        if (vector == null || vector.length != dimensions) {
+            throw new IllegalArgumentException("The " + what + " has " + (vector == null ? "no" : vector.length)
+                    + " dimensions, the index expects " + dimensions);
+        }
+        double norm = 0;
+        for (float v : vector) {
+            if (!Float.isFinite(v)) {
+                throw new IllegalArgumentException("The " + what + " contains " + v);
+            }
+            norm += v * v;
+        }
+        if (norm == 0) {
+            throw new IllegalArgumentException("The " + what + " is all zeros; cosine is undefined");
+        }
+    }
+}

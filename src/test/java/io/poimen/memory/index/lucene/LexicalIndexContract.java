@@ -1,0 +1,223 @@
+package io.poimen.memory.index.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.ChunkMetadata;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Behaviour every {@link LexicalIndex} must show, run against each implementation by a subclass.
+ * Each test gets a fresh, empty index.
+ */
+public abstract class LexicalIndexContract {
+
+    protected LexicalIndex index;
+
+    /** A fresh, empty index whose writes are visible to the next search. */
+    protected abstract LexicalIndex newIndex();
+
+    /** Releases the index made by {@link #newIndex()}. */
+    protected abstract void dispose(LexicalIndex index);
+
+    @BeforeEach
+    void createIndex() {
+        index = newIndex();
+    }
+
+    @AfterEach
+    void disposeIndex() {
+        dispose(index);
+    }
+
+    public static Chunk chunk(String path, int ordinal, String heading, List<String> breadcrumb, String text,
+                              List<String> tags) {
+        String project = path.startsWith("projects/") ? path.split("/")[1] : null;
+        return new Chunk(Chunk.idOf(path, ordinal), path, project, ordinal, heading, breadcrumb, text,
+                text.split("\\s+").length, new ChunkMetadata(heading, text, List.of(), ChunkMetadata.CONCEPT), tags);
+    }
+
+    private static Chunk chunk(String path, int ordinal, String text) {
+        return chunk(path, ordinal, "Notes", List.of("Notes"), text, List.of());
+    }
+
+    private static List<String> ids(List<Hit> hits) {
+        return hits.stream().map(Hit::chunkId).toList();
+    }
+
+    private static final List<Chunk> PODS = List.of(
+            chunk("projects/k8s/pods.md", 0, "Pod states", List.of("Pods", "Pod states"),
+                    "A pod in CrashLoopBackOff restarts again and again; read the previous container logs.", List.of()),
+            chunk("projects/k8s/jobs.md", 0, "Job states", List.of("Jobs", "Job states"),
+                    "A job whose pod is in CrashLoop keeps a BackOff timer before the next retry.", List.of()),
+            chunk("projects/k8s/operator.md", 0, "Operator states", List.of("Operator", "States"),
+                    "Our operator reports CrashLoopBackOn when the reconcile loop cannot back on.", List.of()),
+            chunk("shared/concepts/restarts.md", 0, "Restarts", List.of("Restarts"),
+                    "Restart policies decide when kubelet restarts a failed container.", List.of()));
+
+    @Test
+    void exactKeywordRanksItsChunkFirst() {
+        index.upsert(PODS);
+
+        List<Hit> hits = index.search("CrashLoopBackOff", SearchScope.all(), 10);
+
+        assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
+        assertThat(ids(hits)).doesNotContain("shared/concepts/restarts.md#0");
+    }
+
+    @Test
+    void exactMatchOutranksItsTypoNeighbour() {
+        index.upsert(PODS);
+
+        List<Hit> hits = index.search("CrashLoopBackOff", SearchScope.all(), 10);
+
+        // "CrashLoopBackOn" is two edits away, so the fuzzy clause finds it, but below the exact match
+        assertThat(ids(hits)).containsSubsequence("projects/k8s/pods.md#0", "projects/k8s/operator.md#0");
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+    }
+
+    @Test
+    void typoStillFindsTheChunk() {
+        index.upsert(PODS);
+
+        List<Hit> hits = index.search("CrashLopBackOff", SearchScope.all(), 10);
+
+        assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
+    }
+
+    @Test
+    void contentMatchBeatsBreadcrumbOnlyMatch() {
+        index.upsert(List.of(
+                chunk("ops/backup.md", 0, "Backup", List.of("Ops", "Backup"),
+                        "Take an etcd snapshot before every cluster upgrade.", List.of()),
+                chunk("ops/etcd.md", 0, "Upgrade", List.of("Ops", "etcd"),
+                        "Take a database snapshot before every cluster upgrade.", List.of()),
+                chunk("ops/dns.md", 0, "DNS", List.of("Ops", "DNS"),
+                        "Check the resolver configuration before every cluster upgrade.", List.of())));
+
+        List<Hit> hits = index.search("etcd", SearchScope.all(), 10);
+
+        assertThat(ids(hits)).containsExactly("ops/backup.md#0", "ops/etcd.md#0");
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+    }
+
+    @Test
+    void scopeFilterNeverReturnsOutOfScopeChunks() {
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            chunks.add(chunk("projects/p" + (i % 4) + "/note-" + i + ".md", 0,
+                    "Use kubectl describe to inspect resource " + i + " events."));
+        }
+        index.upsert(chunks);
+        Random random = new Random(7);
+        for (int round = 0; round < 10; round++) {
+            Set<String> scope = new HashSet<>();
+            for (Chunk c : chunks) {
+                if (random.nextInt(4) == 0) {
+                    scope.add(c.path());
+                }
+            }
+            scope.add("projects/none/missing.md");
+
+            List<Hit> hits = index.search("kubectl describe", SearchScope.of(scope), 100);
+
+            Set<String> expected = new HashSet<>();
+            chunks.stream().filter(c -> scope.contains(c.path())).forEach(c -> expected.add(c.id()));
+            assertThat(ids(hits)).containsExactlyInAnyOrderElementsOf(expected);
+        }
+        assertThat(index.search("kubectl", SearchScope.of(Set.of()), 10)).isEmpty();
+        assertThat(index.search("kubectl", SearchScope.all(), 100)).hasSize(40);
+    }
+
+    @Test
+    void everyRequestedTagMustMatch() {
+        index.upsert(List.of(
+                chunk("a.md", 0, "A", List.of("A"), "Rotate the signing keys.", List.of("security", "ops")),
+                chunk("b.md", 0, "B", List.of("B"), "Rotate the log files.", List.of("ops")),
+                chunk("c.md", 0, "C", List.of("C"), "Rotate the TLS certificates.", List.of("security"))));
+
+        assertThat(ids(index.search("rotate", new SearchScope(null, List.of("ops", "security")), 10)))
+                .containsExactly("a.md#0");
+        assertThat(ids(index.search("rotate", new SearchScope(null, List.of("ops")), 10)))
+                .containsExactlyInAnyOrder("a.md#0", "b.md#0");
+        assertThat(ids(index.search("rotate", new SearchScope(Set.of("b.md", "c.md"), List.of("security")), 10)))
+                .containsExactly("c.md#0");
+    }
+
+    @Test
+    void deleteByPathRemovesEveryChunkOfThePath() {
+        index.upsert(List.of(
+                chunk("notes/helm.md", 0, "Install the chart with helm."),
+                chunk("notes/helm.md", 1, "Upgrade the release with helm."),
+                chunk("notes/helm.md", 2, "Roll back a helm release."),
+                chunk("notes/helmfile.md", 0, "Helmfile drives helm for many releases.")));
+        assertThat(index.count()).isEqualTo(4);
+
+        index.deleteByPath("notes/helm.md");
+
+        assertThat(index.count()).isEqualTo(1);
+        assertThat(ids(index.search("helm release", SearchScope.all(), 10))).containsExactly("notes/helmfile.md#0");
+    }
+
+    @Test
+    void upsertReplacesTheChunkWithTheSameId() {
+        index.upsert(List.of(chunk("notes/db.md", 0, "Vacuum the postgres tables weekly."),
+                chunk("notes/db.md", 1, "Check replication lag.")));
+
+        index.upsert(List.of(chunk("notes/db.md", 0, "Reindex the postgres tables monthly.")));
+
+        assertThat(index.count()).isEqualTo(2);
+        assertThat(index.search("vacuum", SearchScope.all(), 10)).isEmpty();
+        assertThat(ids(index.search("reindex", SearchScope.all(), 10))).containsExactly("notes/db.md#0");
+    }
+
+    @Test
+    void pathWordsAreSearchable() {
+        index.upsert(List.of(chunk("projects/billing/invoices.md", 0, "Totals are computed nightly."),
+                chunk("projects/search/ranking.md", 0, "Totals are recomputed on demand.")));
+
+        assertThat(ids(index.search("billing totals", SearchScope.all(), 10))).first()
+                .isEqualTo("projects/billing/invoices.md#0");
+    }
+
+    @Test
+    void kLimitsTheHitsAndBlankQueriesFindNothing() {
+        index.upsert(PODS);
+
+        assertThat(index.search("restarts pod container", SearchScope.all(), 2)).hasSize(2);
+        assertThat(index.search("   ", SearchScope.all(), 10)).isEmpty();
+        assertThat(index.search("the", SearchScope.all(), 10)).isEmpty();
+    }
+
+    @Test
+    void longQueriesOverSimilarTermsStayWithinClauseLimits() {
+        // 26*26 words one or two edits apart ("termaa", "termab", ...), so every fuzzy term expands fully
+        List<String> words = new ArrayList<>();
+        for (char a = 'a'; a <= 'z'; a++) {
+            for (char b = 'a'; b <= 'z'; b++) {
+                words.add("term" + a + b + "x");
+            }
+        }
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i = 0; i < words.size(); i += 4) {
+            chunks.add(chunk("long/n" + i + ".md", 0, String.join(" ", words.subList(i, i + 4))));
+        }
+        index.upsert(chunks);
+
+        String query = String.join(" ", words.subList(0, 300));
+        List<Hit> hits = index.search(query, SearchScope.all(), 10);
+
+        assertThat(hits).hasSize(10);
+        assertThat(ids(hits)).contains("long/n0.md#0");
+    }
+}

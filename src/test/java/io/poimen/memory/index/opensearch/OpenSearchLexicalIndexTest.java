@@ -1,0 +1,97 @@
+package io.poimen.memory.index.opensearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.lucene.LexicalIndexContract;
+import io.poimen.memory.testsupport.TestOpenSearch;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.opensearch.client.opensearch._types.Refresh;
+
+/** The lexical contract against a real OpenSearch node, plus the OpenSearch-only parts (mapping, errors). */
+class OpenSearchLexicalIndexTest extends LexicalIndexContract {
+    private static final AtomicInteger INDEXES = new AtomicInteger();
+
+    @Override
+    protected LexicalIndex newIndex() {
+        OpenSearchLexicalIndex created = create("contract-" + INDEXES.incrementAndGet());
+        assertThat(created.ensureIndex()).isTrue();
+        return created;
+    }
+
+    @Override
+    protected void dispose(LexicalIndex index) {
+        ((OpenSearchLexicalIndex) index).dropIndex();
+    }
+
+    private static OpenSearchLexicalIndex create(String name) {
+        return new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName(name).withRefresh(Refresh.WaitFor));
+    }
+
+    @Test
+    void ensureIndexCreatesTheMappingOnce() throws Exception {
+        OpenSearchLexicalIndex os = (OpenSearchLexicalIndex) index;
+
+        assertThat(os.ensureIndex()).isFalse();
+
+        var mapping = TestOpenSearch.client().indices().getMapping(m -> m.index(os.indexName()))
+                .result().get(os.indexName()).mappings().properties();
+        assertThat(mapping.get("content").text().analyzer()).isEqualTo("english");
+        assertThat(mapping.get("breadcrumb").text().analyzer()).isEqualTo("english");
+        assertThat(mapping.get("source").text().analyzer()).isEqualTo("standard");
+        assertThat(mapping.get("path").isKeyword()).isTrue();
+        assertThat(mapping.get("tags").isKeyword()).isTrue();
+        assertThat(mapping.get("chunk_id").isKeyword()).isTrue();
+        var settings = TestOpenSearch.client().indices().getSettings(s -> s.index(os.indexName()))
+                .result().get(os.indexName()).settings().index();
+        assertThat(settings.numberOfShards()).isEqualTo(1);
+        assertThat(settings.numberOfReplicas()).isEqualTo(0);
+    }
+
+    @Test
+    void clientFailuresBecomeOpenSearchIndexExceptions() {
+        OpenSearchLexicalIndex missing = create("never-created-" + INDEXES.incrementAndGet());
+
+        assertThatThrownBy(() -> missing.search("kubectl", SearchScope.all(), 5))
+                .isInstanceOf(OpenSearchIndexException.class)
+                .hasMessageContaining("search on index 'never-created-")
+                .hasMessageContaining("index_not_found_exception");
+        assertThatThrownBy(missing::count).isInstanceOf(OpenSearchIndexException.class);
+    }
+
+    @Test
+    void rejectsIndexNamesOpenSearchWouldRefuse() {
+        assertThatThrownBy(() -> create("Vault-Chunks")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Vault-Chunks");
+    }
+
+    @Test
+    void largeUpsertsAreSentInBatches() {
+        var chunks = java.util.stream.IntStream.range(0, 1_203)
+                .mapToObj(i -> chunk("bulk/n" + i + ".md", 0, "N", List.of("N"), "bulk item " + i, List.of()))
+                .toList();
+
+        index.upsert(chunks);
+
+        assertThat(index.count()).isEqualTo(1_203);
+    }
+
+    @Test
+    void scopesBeyondTheTermsLimitStillFilter() {
+        index.upsert(List.of(chunk("in/scope.md", 0, "A", List.of("A"), "quorum loss recovery", List.of()),
+                chunk("out/scope.md", 0, "B", List.of("B"), "quorum loss drill", List.of())));
+        java.util.Set<String> scope = new java.util.HashSet<>();
+        for (int i = 0; i < OpenSearchLexicalIndex.MAX_TERMS_COUNT + 10; i++) {
+            scope.add("other/n" + i + ".md");
+        }
+        scope.add("in/scope.md");
+
+        assertThat(index.search("quorum", SearchScope.of(scope), 10))
+                .extracting(io.poimen.memory.index.Hit::chunkId).containsExactly("in/scope.md#0");
+    }
+}
