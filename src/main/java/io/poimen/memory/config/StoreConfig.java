@@ -12,7 +12,6 @@ import io.poimen.memory.index.ingest.IngestPipeline;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.index.jdbc.PgVectorIndex;
 import io.poimen.memory.index.lucene.LuceneLexicalIndex;
-import io.poimen.memory.index.lucene.LuceneStore;
 import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
@@ -23,6 +22,7 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.RestClient;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
+import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.rest_client.RestClientTransport;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -53,8 +53,7 @@ public class StoreConfig {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "lucene", matchIfMissing = true)
     LuceneVectorIndex luceneVectorIndex(PoimenProperties props) {
-        return new LuceneVectorIndex(LuceneStore.open(props.data().dir().resolve("lucene/vectors")),
-                props.vector().dimensions());
+        return LuceneVectorIndex.open(props.data().dir().resolve("lucene/vectors"), props.vector().dimensions());
     }
 
     @Bean
@@ -66,7 +65,7 @@ public class StoreConfig {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "lucene", matchIfMissing = true)
     LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props) {
-        return new LuceneLexicalIndex(LuceneStore.open(props.data().dir().resolve("lucene/lexical")));
+        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"));
     }
 
     @Bean(destroyMethod = "close")
@@ -79,7 +78,9 @@ public class StoreConfig {
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
     OpenSearchLexicalIndex openSearchLexicalIndex(RestClient restClient, PoimenProperties props) {
         OpenSearchClient client = new OpenSearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
-        OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, props.opensearch().index());
+        // wait_for: an incremental reindex is searchable when the ingest route returns
+        OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, new OpenSearchLexicalIndex.Options(
+                props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.WaitFor));
         index.ensureIndex();
         return index;
     }

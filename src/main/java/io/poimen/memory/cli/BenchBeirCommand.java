@@ -1,0 +1,125 @@
+package io.poimen.memory.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.retrieval.eval.BeirBenchmark;
+import io.poimen.memory.retrieval.eval.BeirDataset;
+import io.poimen.memory.retrieval.eval.BeirVault;
+import io.poimen.memory.retrieval.eval.LatencyStats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.camel.ProducerTemplate;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.FileSystemUtils;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/** {@code bench beir --dataset DIR}: nDCG@10, Recall@100, MRR@10 and latencies per method. */
+@Command(name = "beir", description = "Run a BEIR-format set through the query route.")
+public class BenchBeirCommand implements Callable<Integer> {
+    @Option(names = "--dataset", required = true, description = "folder with corpus.jsonl, queries.jsonl, qrels/test.tsv")
+    Path dataset;
+
+    @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
+            defaultValue = "tfidf,lexical,semantic,hybrid-weighted,hybrid-rrf")
+    List<String> methods;
+
+    @Option(names = "--out", description = "JSON file for the results")
+    Path out;
+
+    @Unmatched
+    List<String> springArgs = List.of();
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
+            System.err.println("error: no corpus.jsonl in " + dataset);
+            return 2;
+        }
+        for (String m : methods) {
+            if (!BeirBenchmark.METHODS.containsKey(m)) {
+                System.err.println("error: unknown method " + m + "; known: " + BeirBenchmark.METHODS.keySet());
+                return 2;
+            }
+        }
+        BeirDataset set = BeirDataset.load(dataset);
+        Path work = Files.createTempDirectory("poimen-bench-");
+        try (ConfigurableApplicationContext ctx = BenchContext.start(work, springArgs)) {
+            Map<String, String> ids = BeirVault.write(set, work.resolve("vault"));
+            ProducerTemplate producer = ctx.getBean(ProducerTemplate.class);
+            IngestReport ingest = producer.requestBody("direct:ingest", work.resolve("vault"), IngestReport.class);
+            System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
+                    set.name(), set.corpus().size(), set.judgedQueries().size(), ingest.chunks(), ingest.seconds(),
+                    ingest.chunksPerSecond());
+            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(producer).run(set, ids, methods);
+            Map<String, Object> report = report(set, results);
+            print(results, report);
+            if (out != null) {
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), report);
+                System.out.println("written " + out);
+            }
+            return 0;
+        } finally {
+            FileSystemUtils.deleteRecursively(work);
+        }
+    }
+
+    static Map<String, Object> report(BeirDataset set, Map<String, BeirBenchmark.MethodResult> results) {
+        Map<String, Object> methods = new LinkedHashMap<>();
+        results.forEach((name, r) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("ndcg@10", r.ndcg10());
+            m.put("recall@100", r.recall100());
+            m.put("mrr@10", r.mrr10());
+            m.put("latency_ms", latency(r.total()));
+            Map<String, Object> branches = new LinkedHashMap<>();
+            r.branches().forEach((b, s) -> branches.put(b, latency(s)));
+            m.put("branch_latency_ms", branches);
+            methods.put(name, m);
+        });
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", set.name());
+        report.put("docs", set.corpus().size());
+        report.put("queries", set.judgedQueries().size());
+        report.put("methods", methods);
+        BeirBenchmark.MethodResult hybrid = results.getOrDefault("hybrid-weighted", results.get("hybrid-rrf"));
+        if (hybrid != null) {
+            double slowest = hybrid.branches().values().stream().mapToDouble(s -> s.percentile(50)).max().orElse(0);
+            report.put("slowest_branch_p50_ms", slowest);
+            report.put("hybrid_p50_ms", hybrid.total().percentile(50));
+            report.put("parallel_ratio", slowest > 0 ? hybrid.total().percentile(50) / slowest : 0);
+        }
+        return report;
+    }
+
+    private static Map<String, Double> latency(LatencyStats s) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("mean", s.mean());
+        m.put("p50", s.percentile(50));
+        m.put("p95", s.percentile(95));
+        return m;
+    }
+
+    private static void print(Map<String, BeirBenchmark.MethodResult> results, Map<String, Object> report) {
+        System.out.printf("%-16s %8s %10s %7s %9s %9s   %s%n", "method", "nDCG@10", "Recall@100", "MRR@10",
+                "mean ms", "p95 ms", "branch p50/p95 ms");
+        results.forEach((name, r) -> {
+            StringBuilder b = new StringBuilder();
+            r.branches().forEach((k, s) -> b.append(String.format("%s %.1f/%.1f  ", k, s.percentile(50),
+                    s.percentile(95))));
+            System.out.printf("%-16s %8.4f %10.4f %7.4f %9.1f %9.1f   %s%n", name, r.ndcg10(), r.recall100(),
+                    r.mrr10(), r.total().mean(), r.total().percentile(95), b);
+        });
+        if (report.containsKey("parallel_ratio")) {
+            System.out.printf("hybrid p50 %.1f ms, slowest branch p50 %.1f ms, parallel_ratio %.2f%n",
+                    (Double) report.get("hybrid_p50_ms"), (Double) report.get("slowest_branch_p50_ms"),
+                    (Double) report.get("parallel_ratio"));
+        }
+    }
+}

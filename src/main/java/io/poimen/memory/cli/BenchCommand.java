@@ -1,0 +1,13 @@
+package io.poimen.memory.cli;
+
+import picocli.CommandLine.Command;
+
+/** Benchmarks that print numbers (nothing here asserts a time). */
+@Command(name = "bench", description = "Retrieval and ingest benchmarks.",
+        subcommands = {BenchBeirCommand.class, BenchIngestCommand.class})
+public class BenchCommand implements Runnable {
+    @Override
+    public void run() {
+        System.err.println("usage: bench beir --dataset DIR | bench ingest --dataset DIR");
+    }
+}

@@ -1,0 +1,102 @@
+package io.poimen.memory.retrieval.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.camel.ProducerTemplate;
+
+/**
+ * Runs every judged query of a BEIR set through the query route ({@code direct:query}, the route behind
+ * {@code POST /memory/query}) once per method, and scores the document rankings.
+ */
+public class BeirBenchmark {
+    /** Method name → request fields. */
+    public static final Map<String, Map<String, String>> METHODS = new LinkedHashMap<>();
+
+    static {
+        METHODS.put("tfidf", Map.of("search_method", "tfidf"));
+        METHODS.put("lexical", Map.of("search_method", "lexical"));
+        METHODS.put("semantic", Map.of("search_method", "semantic"));
+        METHODS.put("hybrid-weighted", Map.of("search_method", "hybrid", "fusion", "weighted"));
+        METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
+    }
+
+    private static final String[] BRANCHES = {"tfidf", "semantic", "lexical"};
+    private final ProducerTemplate producer;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public BeirBenchmark(ProducerTemplate producer) {
+        this.producer = producer;
+    }
+
+    /** Scores and latencies of one method. */
+    public record MethodResult(double ndcg10, double recall100, double mrr10, LatencyStats total,
+                               Map<String, LatencyStats> branches) {
+    }
+
+    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
+        Map<String, String> queries = set.judgedQueries();
+        queries.values().stream().limit(5).forEach(q -> query(q, METHODS.get("hybrid-weighted"))); // warm-up
+        Map<String, MethodResult> out = new LinkedHashMap<>();
+        for (String method : methods) {
+            Map<String, String> fields = METHODS.get(method);
+            if (fields == null) {
+                throw new IllegalArgumentException("unknown method " + method + "; known: " + METHODS.keySet());
+            }
+            double ndcg = 0;
+            double recall = 0;
+            double mrr = 0;
+            LatencyStats total = new LatencyStats();
+            Map<String, LatencyStats> branches = new LinkedHashMap<>();
+            for (Map.Entry<String, String> q : queries.entrySet()) {
+                JsonNode response = query(q.getValue(), fields);
+                List<String> ranked = documents(response, idByPath);
+                Map<String, Integer> qrels = set.qrels().get(q.getKey());
+                ndcg += RankingMetrics.ndcg(ranked, qrels, 10);
+                recall += RankingMetrics.recall(ranked, qrels, 100);
+                mrr += RankingMetrics.mrr(ranked, qrels, 10);
+                JsonNode t = response.path("timings_ms");
+                total.add(t.path("total").asDouble());
+                for (String b : BRANCHES) {
+                    if (t.has(b)) {
+                        branches.computeIfAbsent(b, k -> new LatencyStats()).add(t.path(b).asDouble());
+                    }
+                }
+            }
+            int n = Math.max(1, queries.size());
+            out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches));
+        }
+        return out;
+    }
+
+    private JsonNode query(String text, Map<String, String> fields) {
+        Map<String, Object> body = new LinkedHashMap<>(fields);
+        body.put("project", BeirVault.PROJECT);
+        body.put("query", text);
+        body.put("top_k", 100);
+        body.put("budget_tokens", 200_000);
+        try {
+            String response = producer.requestBody("direct:query", json.writeValueAsBytes(body), String.class);
+            return json.readTree(response);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("query route answered something that is not JSON", e);
+        }
+    }
+
+    /** Document ids in the order their first chunk appears. */
+    static List<String> documents(JsonNode response, Map<String, String> idByPath) {
+        Set<String> docs = new LinkedHashSet<>();
+        for (JsonNode r : response.path("results")) {
+            String id = idByPath.get(r.path("path").asText());
+            if (id != null) {
+                docs.add(id);
+            }
+        }
+        return new ArrayList<>(docs);
+    }
+}
