@@ -1,0 +1,21 @@
+package io.poimen.memory.vault;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import org.springframework.stereotype.Component;
+
+/**
+ * Counts tokens with the cl100k_base BPE. The encoding is loaded once per JVM and is thread-safe.
+ * Special-token text such as {@code <|endoftext|>} is counted as ordinary text, so no input makes it throw.
+ */
+@Component
+public class TokenCounter {
+    private static final class Holder {
+        static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    }
+
+    public int count(String text) {
+        return text == null || text.isEmpty() ? 0 : Holder.CL100K.countTokensOrdinary(text);
+    }
+}

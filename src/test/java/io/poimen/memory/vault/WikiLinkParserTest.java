@@ -1,0 +1,164 @@
+package io.poimen.memory.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WikiLinkParserTest {
+    private static final String SRC = "projects/poimen/tools/kubectl.md";
+    private final WikiLinkParser parser = new WikiLinkParser();
+
+    private List<WikiLink> parse(String md) {
+        return parser.parse(SRC, md);
+    }
+
+    private WikiLink only(String md) {
+        List<WikiLink> links = parse(md);
+        assertThat(links).hasSize(1);
+        return links.get(0);
+    }
+
+    @Test
+    void plainTargetIsUnresolvedWithSourceAndRaw() {
+        WikiLink l = only("See [[debugging]] now.");
+        assertThat(l.sourcePath()).isEqualTo(SRC);
+        assertThat(l.raw()).isEqualTo("debugging");
+        assertThat(l.target()).isEqualTo("debugging");
+        assertThat(l.heading()).isNull();
+        assertThat(l.blockId()).isNull();
+        assertThat(l.alias()).isNull();
+        assertThat(l.embed()).isFalse();
+        assertThat(l.resolvedPath()).isNull();
+        assertThat(l.type()).isEqualTo(LinkType.UNKNOWN);
+    }
+
+    @Test
+    void aliasHeadingAndBlock() {
+        WikiLink alias = only("[[pod-crashes|Pod crashes]]");
+        assertThat(alias.target()).isEqualTo("pod-crashes");
+        assertThat(alias.alias()).isEqualTo("Pod crashes");
+
+        WikiLink heading = only("[[kubectl.md#Debugging Logs|logs]]");
+        assertThat(heading.target()).isEqualTo("kubectl.md");
+        assertThat(heading.heading()).isEqualTo("Debugging Logs");
+        assertThat(heading.alias()).isEqualTo("logs");
+        assertThat(heading.type()).isEqualTo(LinkType.MEMORY);
+
+        WikiLink block = only("[[notes#^abc123]]");
+        assertThat(block.target()).isEqualTo("notes");
+        assertThat(block.blockId()).isEqualTo("abc123");
+        assertThat(block.heading()).isNull();
+    }
+
+    @Test
+    void selfHeadingLinkHasEmptyTarget() {
+        WikiLink l = only("Jump to [[#Install]].");
+        assertThat(l.target()).isEmpty();
+        assertThat(l.heading()).isEqualTo("Install");
+    }
+
+    @Test
+    void embedIsMarked() {
+        List<WikiLink> links = parse("![[diagram.png]] and [[x]]");
+        assertThat(links).extracting(WikiLink::embed).containsExactly(true, false);
+        assertThat(links.get(0).target()).isEqualTo("diagram.png");
+    }
+
+    @Test
+    void pathFormsAreKeptAsWritten() {
+        assertThat(only("[[../tools/kubectl.md]]").target()).isEqualTo("../tools/kubectl.md");
+        assertThat(only("[[projects/poimen/x]]").target()).isEqualTo("projects/poimen/x");
+        assertThat(only("[[/projects/poimen/x]]").target()).isEqualTo("projects/poimen/x");
+    }
+
+    @Test
+    void sharedPrefixAndSkillNamesAreTyped() {
+        WikiLink shared = only("[[shared:skills/SKILL-k8s]]");
+        assertThat(shared.target()).isEqualTo("shared/skills/SKILL-k8s");
+        assertThat(shared.type()).isEqualTo(LinkType.SKILL);
+
+        WikiLink concept = only("[[shared:concepts/design-patterns]]");
+        assertThat(concept.target()).isEqualTo("shared/concepts/design-patterns");
+        assertThat(concept.type()).isEqualTo(LinkType.SHARED_CONCEPT);
+
+        assertThat(only("[[SKILL-ownership]]").type()).isEqualTo(LinkType.SKILL);
+        assertThat(only("[[../../shared/skills/SKILL-ownership]]").type()).isEqualTo(LinkType.SKILL);
+    }
+
+    @Test
+    void severalLinksPerLineInOrder() {
+        assertThat(parse("[[a]], [[b|B]] and ![[c#h]] [[d]]")).extracting(WikiLink::target)
+                .containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void notesExampleFindsBothLinks() {
+        List<WikiLink> links = parse("""
+                ## Borrowing
+                See [[lifetimes.md]] for more.
+                Also check [[../../shared/skills/SKILL-ownership]]
+                """);
+        assertThat(links).hasSize(2);
+        assertThat(links.get(0).target()).contains("lifetimes");
+        assertThat(links.get(1).target()).contains("SKILL-ownership");
+    }
+
+    @Test
+    void inlineCodeSpansHideLinks() {
+        assertThat(parse("Use `[[not]]` or ``code with ` and [[not2]]`` but [[yes]]"))
+                .extracting(WikiLink::target).containsExactly("yes");
+    }
+
+    @Test
+    void unmatchedBacktickDoesNotHideLinks() {
+        assertThat(parse("a ` lone tick [[yes]]")).extracting(WikiLink::target).containsExactly("yes");
+    }
+
+    @Test
+    void fencedBlocksHideLinks() {
+        String md = """
+                [[before]]
+                ```bash
+                echo [[in-backticks]]
+                ```
+                ~~~~
+                [[in-tildes]]
+                ```
+                still inside: a ``` line does not close a ~~~~ fence
+                ~~~~
+                  - item
+                    ````
+                    [[in-indented]]
+                    ````
+                [[after]]
+                """;
+        assertThat(parse(md)).extracting(WikiLink::target).containsExactly("before", "after");
+    }
+
+    @Test
+    void unclosedFenceRunsToTheEnd() {
+        assertThat(parse("[[a]]\n```\n[[b]]\n")).extracting(WikiLink::target).containsExactly("a");
+    }
+
+    @Test
+    void commentsHideLinks() {
+        String md = "[[a]] <!-- [[b]]\n[[c]] --> [[d]] %% [[e]] %% [[f]]\n%%\n[[g]]\n%%\n[[h]]";
+        assertThat(parse(md)).extracting(WikiLink::target).containsExactly("a", "d", "f", "h");
+    }
+
+    @Test
+    void escapedPipeInTableIsAlias() {
+        WikiLink l = only("| tool | link |\n|---|---|\n| kubectl | [[tools/kubectl\\|kubectl docs]] |");
+        assertThat(l.target()).isEqualTo("tools/kubectl");
+        assertThat(l.alias()).isEqualTo("kubectl docs");
+    }
+
+    @Test
+    void malformedAndEmptyAreNotLinks() {
+        assertThat(parse("[[open without close and [[]] and [[ ]] and [[|x]]")).isEmpty();
+        assertThat(parse("[[broken\nacross lines]]")).isEmpty();
+        assertThat(parse("[[outer [[inner]]")).extracting(WikiLink::target).containsExactly("inner");
+        assertThat(parse(null)).isEmpty();
+    }
+}
