@@ -70,7 +70,7 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
-    RestClient openSearchRestClient(PoimenProperties props) {
+    RestClient openSearchRestClient(PoimenProperties props) throws java.net.URISyntaxException {
         return RestClient.builder(HttpHost.create(props.opensearch().url())).build();
     }
 

@@ -65,8 +65,10 @@ public class QueryPipeline {
         QueryRequest req;
         try {
             req = json.readValue(body, QueryRequest.class);
-        } catch (IOException e) {
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw ApiException.badRequest("malformed query JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("unreadable body: " + e.getMessage());
         }
         return new QueryContext(check(req), effectiveSettings(req));
     }

@@ -30,7 +30,7 @@ public class NoteParser {
     private final long maxBytes;
 
     public NoteParser(FrontMatterParser frontMatter, WikiLinkParser links, MarkdownChunker chunker,
-                      @Value("${poimen.vault.max-note-bytes:5242880}") long maxBytes) {
+                      @Value("${poimen.vault.max-file-bytes:5242880}") long maxBytes) {
         this.frontMatter = frontMatter;
         this.links = links;
         this.chunker = chunker;
@@ -50,7 +50,7 @@ public class NoteParser {
         String title = titleOf(path, fm, body);
         Set<String> tags = new LinkedHashSet<>(fm.tags());
         tags.addAll(InlineTags.collect(body));
-        return new ParsedNote(path, VaultPaths.projectOf(path), title, sha256(bytes), fm,
+        return new ParsedNote(path, VaultPaths.projectOf(path), title, contentHash(bytes), fm,
                 links.parse(path, markdown), chunker.chunk(path, title, body, List.copyOf(tags)));
     }
 
@@ -95,7 +95,8 @@ public class NoteParser {
         return name.toLowerCase().endsWith(".md") ? name.substring(0, name.length() - 3) : name;
     }
 
-    static String sha256(byte[] bytes) {
+    /** The content hash stored per note: SHA-256 hex of the raw bytes. */
+    public static String contentHash(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

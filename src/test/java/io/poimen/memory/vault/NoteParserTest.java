@@ -32,7 +32,7 @@ class NoteParserTest {
         assertThat(note.path()).isEqualTo("projects/poimen/tools/kubectl.md");
         assertThat(note.project()).isEqualTo("poimen");
         assertThat(note.title()).isEqualTo("kubectl");
-        assertThat(note.contentHash()).hasSize(64).isEqualTo(NoteParser.sha256(utf8(md)));
+        assertThat(note.contentHash()).hasSize(64).isEqualTo(NoteParser.contentHash(utf8(md)));
         assertThat(note.frontMatter().aliases()).containsExactly("kube");
         assertThat(note.links()).extracting(WikiLink::target)
                 .containsExactly("pod-crashes", "shared/skills/SKILL-k8s");

@@ -78,7 +78,7 @@ public class IngestPipeline {
         Map<String, String> stored = notes.hashes();
         List<String> changed = new ArrayList<>();
         List<IngestProblem> early = new ArrayList<>();
-        for (String path : snapshot.markdownFiles()) {
+        for (String path : snapshot.markdown()) {
             Path file = vault.resolve(path);
             long size = Files.size(file);
             if (size > settings.maxFileBytes()) {
@@ -91,11 +91,11 @@ public class IngestPipeline {
             }
         }
         List<String> removed = stored.keySet().stream()
-                .filter(p -> !snapshot.markdownFiles().contains(p)).sorted().toList();
-        IngestRun run = new IngestRun(vault, snapshot.allFiles(), changed, removed,
+                .filter(p -> !snapshot.markdown().contains(p)).sorted().toList();
+        IngestRun run = new IngestRun(vault, snapshot.files(), changed, removed,
                 progress != null ? progress : IngestProgress.NONE);
         run.problems.addAll(early);
-        log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.allFiles().size(),
+        log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
                 changed.size(), removed.size());
         return run;
     }
