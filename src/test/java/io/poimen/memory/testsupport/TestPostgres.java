@@ -59,6 +59,23 @@ public final class TestPostgres {
      * {@code db/migration/common} and {@code db/migration/postgresql} with {@code dims=384}.
      */
     public static synchronized DataSource freshDatabase(String name) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(freshDatabaseUrl(name));
+        config.setMaximumPoolSize(4);
+        config.setPoolName("test-" + name);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        POOLS.add(dataSource);
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
+                .placeholders(Map.of("dims", EMBEDDING_DIMS))
+                .load()
+                .migrate();
+        return dataSource;
+    }
+
+    /** A new, empty database named {@code <name>_<pid>} (dropped first if it exists); its JDBC URL. */
+    public static synchronized String freshDatabaseUrl(String name) {
         String database = (name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_"
                 + ProcessHandle.current().pid());
         String base = jdbcUrl();
@@ -69,19 +86,7 @@ public final class TestPostgres {
             throw new IllegalStateException("cannot create test database " + database + " on " + base, e);
         }
         CREATED_DATABASES.add(database);
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(withDatabase(base, database));
-        config.setMaximumPoolSize(4);
-        config.setPoolName("test-" + database);
-        HikariDataSource dataSource = new HikariDataSource(config);
-        POOLS.add(dataSource);
-        Flyway.configure()
-                .dataSource(dataSource)
-                .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
-                .placeholders(Map.of("dims", EMBEDDING_DIMS))
-                .load()
-                .migrate();
-        return dataSource;
+        return withDatabase(base, database);
     }
 
     /** {@code jdbc:postgresql://host:port/db?params} with {@code db} replaced. */

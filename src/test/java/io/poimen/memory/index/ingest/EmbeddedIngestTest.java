@@ -1,13 +1,9 @@
 package io.poimen.memory.index.ingest;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.nio.file.Path;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 
 /** Ingest on the embedded default: H2 file database and Lucene indexes on local disk. */
 @CamelSpringBootTest
@@ -21,14 +17,5 @@ class EmbeddedIngestTest extends IngestContractTest {
     @Override
     Path vault() {
         return Path.of("target/it-embedded/vault");
-    }
-
-    @TestConfiguration
-    static class CountingModel {
-        @Bean
-        @Primary
-        CountingEmbeddingModel countingEmbeddingModel() {
-            return new CountingEmbeddingModel(new AllMiniLmL6V2QuantizedEmbeddingModel());
-        }
     }
 }

@@ -18,12 +18,14 @@ import org.apache.camel.ProducerTemplate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.annotation.Import;
 import org.springframework.util.FileSystemUtils;
 
 /**
  * The ingest route on the example vault, the same for every store profile: full ingest, a one-file change,
  * a deletion and bad files. Subclasses choose the stores.
  */
+@Import(CountingModelConfig.class)
 abstract class IngestContractTest {
     static final Path EXAMPLE_VAULT = Path.of("examples/vault");
 
