@@ -1,0 +1,16 @@
+package io.poimen.memory.security;
+
+/**
+ * Access decisions for entry points other than the query pipeline (vault browsing, GRC, graph, agents, admin).
+ * Each call is audited. A denied check throws {@link io.poimen.memory.web.ApiException} with status 403.
+ */
+public interface AccessChecks {
+    /** The caller may read the vault path (its project's or skill's policy). */
+    void requireRead(Caller caller, String vaultPath, String traceId);
+
+    /** The caller may write the vault path (GRC drafts). */
+    void requireWrite(Caller caller, String vaultPath, String traceId);
+
+    /** The caller may use admin endpoints (reindex, audit log). */
+    void requireAdmin(Caller caller, String traceId);
+}
