@@ -27,11 +27,14 @@ public class BenchBeirCommand implements Callable<Integer> {
     Path dataset;
 
     @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
-            defaultValue = "tfidf,lexical,semantic,hybrid-weighted,hybrid-rrf")
+            defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-weighted,hybrid-rrf")
     List<String> methods;
 
     @Option(names = "--out", description = "JSON file for the results")
     Path out;
+
+    @Option(names = "--run-dir", description = "write a TREC run file per method into this folder")
+    Path runDir;
 
     @Unmatched
     List<String> springArgs = List.of();
@@ -57,7 +60,7 @@ public class BenchBeirCommand implements Callable<Integer> {
             System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
                     set.name(), set.corpus().size(), set.judgedQueries().size(), ingest.chunks(), ingest.seconds(),
                     ingest.chunksPerSecond());
-            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(producer).run(set, ids, methods);
+            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(producer).run(set, ids, methods, runDir);
             Map<String, Object> report = report(set, results);
             print(results, report);
             if (out != null) {
@@ -88,7 +91,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         report.put("docs", set.corpus().size());
         report.put("queries", set.judgedQueries().size());
         report.put("methods", methods);
-        BeirBenchmark.MethodResult hybrid = results.getOrDefault("hybrid-weighted", results.get("hybrid-rrf"));
+        BeirBenchmark.MethodResult hybrid = results.getOrDefault("hybrid", results.get("hybrid-weighted"));
         if (hybrid != null) {
             double slowest = hybrid.branches().values().stream().mapToDouble(s -> s.percentile(50)).max().orElse(0);
             report.put("slowest_branch_p50_ms", slowest);

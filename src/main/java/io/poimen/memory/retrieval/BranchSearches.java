@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 public class BranchSearches {
     public static final String BRANCH = "poimenBranch";
+    static final String STARTED = "poimenBranchStarted";
     public static final String VECTOR_HEADER = "CamelLangChain4jEmbeddingsVector";
     private static final Logger log = LoggerFactory.getLogger(BranchSearches.class);
 
@@ -54,13 +55,14 @@ public class BranchSearches {
     }
 
     /** The text the embedding endpoint turns into the query vector. */
-    public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+    public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
+        exchange.setProperty(STARTED, System.nanoTime()); // the branch time includes embedding the query
         return ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text();
     }
 
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
-                                 @Header(VECTOR_HEADER) float[] vector) {
-        long t0 = System.nanoTime();
+                                 @Header(VECTOR_HEADER) float[] vector, @ExchangeProperty(STARTED) Long started) {
+        long t0 = started != null ? started : System.nanoTime();
         embedding.succeeded();
         List<Hit> hits = vectors.search(vector, ctx.scope, ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0));

@@ -26,7 +26,8 @@ public class QueryFusion {
             }
         }
         ctx.fused = answered.isEmpty() ? List.of()
-                : FusionMethods.of(ctx.settings.fusion().method()).fuse(answered, ctx.settings.fusion());
+                : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration())
+                        .fuse(answered, ctx.settings.fusion());
         ctx.timingsMs.put("fusion", BranchSearches.millisSince(t0));
     }
 }

@@ -185,6 +185,7 @@ public class QueryPipeline {
         }
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
                 r.topK() != null ? r.topK() : s.topK(),
-                r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard());
+                r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard(),
+                s.calibration());
     }
 }

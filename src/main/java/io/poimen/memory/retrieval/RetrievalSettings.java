@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;
 import java.util.EnumMap;
 import java.util.Map;
@@ -10,10 +11,12 @@ import java.util.Map;
  */
 public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                                 int candidatesPerBranch, int topK, int budgetTokens,
-                                int shingleSize, double jaccard) {
+                                int shingleSize, double jaccard,
+                                CalibratedFusion.Bonuses calibration) {
 
     public static RetrievalSettings defaults() {
-        return new RetrievalSettings(FusionSettings.defaults(), 1.5, 1.3, 50, 10, 2000, 5, 0.8);
+        return new RetrievalSettings(FusionSettings.defaults().withMethod(CalibratedFusion.NAME), 1.5, 1.3, 50, 10,
+                2000, 5, 0.8, CalibratedFusion.Bonuses.DEFAULTS);
     }
 
     /** Reads the YAML mapping; missing keys keep their defaults, bad values throw with the key named. */
@@ -21,6 +24,7 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
         RetrievalSettings d = defaults();
         Map<String, Object> fusion = map(y, "fusion");
         Map<String, Object> weights = map(fusion, "weights");
+        Map<String, Object> calibrated = map(fusion, "calibrated");
         Map<String, Object> thresholds = map(y, "thresholds");
         Map<String, Object> boosts = map(y, "boosts");
         Map<String, Object> selection = map(y, "selection");
@@ -39,7 +43,9 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 num(boosts, "category", d.categoryBoost()),
                 (int) num(y, "candidates_per_branch", d.candidatesPerBranch()),
                 (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
-                (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()));
+                (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
+                new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
+                        num(calibrated, "tfidf_bonus", d.calibration().tfidf())));
     }
 
     @SuppressWarnings("unchecked")

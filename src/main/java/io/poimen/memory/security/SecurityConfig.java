@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
@@ -17,6 +18,7 @@ public class SecurityConfig {
     }
 
     @Bean
+    @ConditionalOnWebApplication
     SecurityFilterChain api(HttpSecurity http) throws Exception {
         return http
                 .csrf(c -> c.disable())

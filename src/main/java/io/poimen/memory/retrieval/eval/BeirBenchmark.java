@@ -22,6 +22,7 @@ public class BeirBenchmark {
         METHODS.put("tfidf", Map.of("search_method", "tfidf"));
         METHODS.put("lexical", Map.of("search_method", "lexical"));
         METHODS.put("semantic", Map.of("search_method", "semantic"));
+        METHODS.put("hybrid", Map.of("search_method", "hybrid"));
         METHODS.put("hybrid-weighted", Map.of("search_method", "hybrid", "fusion", "weighted"));
         METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
     }
@@ -40,8 +41,14 @@ public class BeirBenchmark {
     }
 
     public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
+        return run(set, idByPath, methods, null);
+    }
+
+    /** As {@link #run}, also writing one TREC run file per method ({@code qid Q0 doc rank score method}). */
+    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods,
+                                         java.nio.file.Path runDir) {
         Map<String, String> queries = set.judgedQueries();
-        queries.values().stream().limit(5).forEach(q -> query(q, METHODS.get("hybrid-weighted"))); // warm-up
+        queries.values().stream().limit(5).forEach(q -> query(q, METHODS.get("hybrid"))); // warm-up
         Map<String, MethodResult> out = new LinkedHashMap<>();
         for (String method : methods) {
             Map<String, String> fields = METHODS.get(method);
@@ -53,9 +60,11 @@ public class BeirBenchmark {
             double mrr = 0;
             LatencyStats total = new LatencyStats();
             Map<String, LatencyStats> branches = new LinkedHashMap<>();
+            StringBuilder runFile = new StringBuilder();
             for (Map.Entry<String, String> q : queries.entrySet()) {
                 JsonNode response = query(q.getValue(), fields);
                 List<String> ranked = documents(response, idByPath);
+                appendRun(runFile, q.getKey(), method, response, idByPath);
                 Map<String, Integer> qrels = set.qrels().get(q.getKey());
                 ndcg += RankingMetrics.ndcg(ranked, qrels, 10);
                 recall += RankingMetrics.recall(ranked, qrels, 100);
@@ -68,6 +77,7 @@ public class BeirBenchmark {
                     }
                 }
             }
+            writeRun(runDir, method, runFile);
             int n = Math.max(1, queries.size());
             out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches));
         }
@@ -85,6 +95,36 @@ public class BeirBenchmark {
             return json.readTree(response);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("query route answered something that is not JSON", e);
+        }
+    }
+
+    /** TREC run lines; the score of a single-branch method is the branch's raw score (max over a doc's chunks). */
+    private static void appendRun(StringBuilder out, String qid, String method, JsonNode response,
+                                  Map<String, String> idByPath) {
+        Set<String> seen = new LinkedHashSet<>();
+        int rank = 0;
+        for (JsonNode r : response.path("results")) {
+            String id = idByPath.get(r.path("path").asText());
+            if (id == null || !seen.add(id)) {
+                continue;
+            }
+            JsonNode branches = r.path("breakdown").path("branches");
+            double score = branches.size() == 1 ? branches.elements().next().path("raw").asDouble()
+                    : r.path("score").asDouble();
+            out.append(qid).append(" Q0 ").append(id).append(' ').append(++rank).append(' ').append(score)
+                    .append(' ').append(method).append('\n');
+        }
+    }
+
+    private static void writeRun(java.nio.file.Path dir, String method, CharSequence lines) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(dir.resolve(method + ".run"), lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

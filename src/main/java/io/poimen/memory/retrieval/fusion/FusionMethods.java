@@ -9,9 +9,15 @@ import java.util.function.Supplier;
 public final class FusionMethods {
     private static final Map<String, Supplier<FusionMethod>> METHODS = Map.of(
             WeightedFusion.NAME, WeightedFusion::new,
-            RrfFusion.NAME, RrfFusion::new);
+            RrfFusion.NAME, RrfFusion::new,
+            CalibratedFusion.NAME, CalibratedFusion::new);
 
     private FusionMethods() {
+    }
+
+    /** The method by name, calibrated with the given bonuses. */
+    public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses) {
+        return CalibratedFusion.NAME.equals(name) ? new CalibratedFusion(bonuses) : of(name);
     }
 
     /** @throws IllegalArgumentException for an unknown name, naming it */
@@ -24,6 +30,6 @@ public final class FusionMethods {
     }
 
     public static List<String> names() {
-        return List.of(WeightedFusion.NAME, RrfFusion.NAME);
+        return List.of(CalibratedFusion.NAME, WeightedFusion.NAME, RrfFusion.NAME);
     }
 }

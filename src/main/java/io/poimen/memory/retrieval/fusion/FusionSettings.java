@@ -21,7 +21,7 @@ import java.util.Map;
  * {@code minNormalized(b)} contributes nothing from b. There is deliberately no fused-score threshold: one above a
  * branch's weight would drop every hit found by that branch alone, such as an exact keyword only BM25 finds.
  *
- * @param method         "weighted" (linear) or "rrf"
+ * @param method         "calibrated" (default), "weighted" (linear) or "rrf"
  * @param semanticWeight weight of {@link Branch#SEMANTIC}, ≥ 0
  * @param lexicalWeight  weight of {@link Branch#LEXICAL} (BM25), ≥ 0
  * @param tfidfWeight    weight of {@link Branch#TFIDF}, ≥ 0
@@ -37,11 +37,12 @@ public record FusionSettings(String method, double semanticWeight, double lexica
 
     public FusionSettings {
         if (method == null) {
-            throw new IllegalArgumentException("fusion method must be weighted or rrf, got null");
+            throw new IllegalArgumentException("fusion method must be one of " + FusionMethods.names() + ", got null");
         }
         String m = method.trim().toLowerCase(Locale.ROOT);
-        if (!m.equals(WEIGHTED) && !m.equals(RRF)) {
-            throw new IllegalArgumentException("fusion method must be weighted or rrf, got '" + method + "'");
+        if (!FusionMethods.names().contains(m)) {
+            throw new IllegalArgumentException("fusion method must be one of " + FusionMethods.names() + ", got '"
+                    + method + "'");
         }
         method = m;
         checkWeight("semantic", semanticWeight);

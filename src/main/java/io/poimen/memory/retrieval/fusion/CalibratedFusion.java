@@ -1,0 +1,108 @@
+package io.poimen.memory.retrieval.fusion;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.BranchResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Calibrated fusion, the hub's default. The semantic branch's cosine similarity means the same thing in every
+ * query, so it is kept as it is; min-max normalising it (as the weighted fusion does) stretches a cluster of
+ * near-equal cosines over [0, 1] and lets a lexical list reorder them at will. BM25 and TF-IDF scores have no
+ * such scale, so they are min-max normalised and added as bounded bonuses, expressed in cosine units:
+ * <pre>  score(d) = cos(d) + β_lex · n_lex(d) + β_tfidf · n_tfidf(d)</pre>
+ * A chunk the semantic branch did not return gets that list's lowest cosine (it ranked below all of them), so
+ * an exact keyword only BM25 finds still competes with the tail of the semantic list. Per-branch thresholds
+ * apply to the lexical bonuses as in {@link BranchContributionFusion}. Without an answering semantic branch this
+ * is the {@link WeightedFusion}.
+ *
+ * <p>Measured with {@code bench beir}: on both sets in shared/bench this beats the best single branch, where the
+ * fixed 0.6/0.4 weighted formula and RRF fall below it on one set or the other (numbers in docs/retrieval.md).
+ */
+public class CalibratedFusion implements FusionMethod {
+    public static final String NAME = "calibrated";
+
+    /** Bonus weights in cosine units: the most a lexical branch's top hit can add. */
+    public record Bonuses(double lexical, double tfidf) {
+        public static final Bonuses DEFAULTS = new Bonuses(0.1, 0.0);
+
+        public Bonuses {
+            if (!(lexical >= 0 && lexical <= 1) || !(tfidf >= 0 && tfidf <= 1)) {
+                throw new IllegalArgumentException("calibrated bonuses must be in [0, 1], got lexical=" + lexical
+                        + " tfidf=" + tfidf);
+            }
+        }
+
+        double of(Branch b) {
+            return b == Branch.LEXICAL ? lexical : b == Branch.TFIDF ? tfidf : 1.0;
+        }
+    }
+
+    private final Bonuses bonuses;
+    private final MinMaxNormalizer normalizer = new MinMaxNormalizer();
+
+    public CalibratedFusion() {
+        this(Bonuses.DEFAULTS);
+    }
+
+    public CalibratedFusion(Bonuses bonuses) {
+        this.bonuses = bonuses;
+    }
+
+    @Override
+    public List<FusedCandidate> fuse(List<BranchResult> results, FusionSettings settings) {
+        BranchResult semantic = results.stream()
+                .filter(r -> r.branch() == Branch.SEMANTIC && r.answered() && !r.hits().isEmpty())
+                .findFirst().orElse(null);
+        if (semantic == null) {
+            return new WeightedFusion().fuse(results, settings);
+        }
+        double floor = semantic.hits().stream().mapToDouble(Hit::score).min().orElse(0);
+        Map<String, EnumMap<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
+        Set<String> kept = new HashSet<>();
+        for (BranchResult r : results) {
+            if (!r.answered()) {
+                continue;
+            }
+            Branch b = r.branch();
+            List<Hit> normalized = normalizer.normalize(r.hits());
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < r.hits().size(); i++) {
+                Hit hit = r.hits().get(i);
+                if (!seen.add(hit.chunkId())) {
+                    continue;
+                }
+                double n = normalized.get(i).score();
+                boolean above = b == Branch.SEMANTIC || n >= settings.minNormalized(b);
+                double contribution = b == Branch.SEMANTIC ? hit.score() : above ? bonuses.of(b) * n : 0;
+                byChunk.computeIfAbsent(hit.chunkId(), k -> new EnumMap<>(Branch.class))
+                        .put(b, new BranchScore(hit.score(), n, seen.size(), bonuses.of(b), contribution));
+                if (above) {
+                    kept.add(hit.chunkId());
+                }
+            }
+        }
+        List<FusedCandidate> out = new ArrayList<>();
+        byChunk.forEach((id, parts) -> {
+            if (kept.contains(id)) {
+                double score = parts.values().stream().mapToDouble(BranchScore::contribution).sum()
+                        + (parts.containsKey(Branch.SEMANTIC) ? 0 : floor);
+                out.add(new FusedCandidate(id, score, parts, NAME));
+            }
+        });
+        out.sort(Comparator.comparingDouble(FusedCandidate::score).reversed().thenComparing(FusedCandidate::chunkId));
+        return out;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+}
