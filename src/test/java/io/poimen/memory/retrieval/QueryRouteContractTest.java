@@ -1,0 +1,141 @@
+package io.poimen.memory.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.ingest.IngestReport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.camel.ProducerTemplate;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** The query route on the example vault, the same for every store profile. */
+abstract class QueryRouteContractTest {
+    static final Path EXAMPLE_VAULT = Path.of("examples/vault");
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<Class<?>> INGESTED = new java.util.HashSet<>();
+
+    @Autowired ProducerTemplate producer;
+    @Autowired GraphService graph;
+
+    @BeforeEach
+    void ingestOnce() {
+        synchronized (INGESTED) {
+            if (INGESTED.add(getClass())) {
+                IngestReport r = producer.requestBody("direct:ingest", EXAMPLE_VAULT, IngestReport.class);
+                assertThat(r.notes()).isGreaterThan(20);
+            }
+        }
+    }
+
+    JsonNode query(String body) throws Exception {
+        String out = producer.requestBody("direct:query", body.getBytes(StandardCharsets.UTF_8), String.class);
+        return JSON.readTree(out);
+    }
+
+    static List<String> paths(JsonNode response) {
+        List<String> out = new ArrayList<>();
+        response.path("results").forEach(r -> out.add(r.path("path").asText()));
+        return out;
+    }
+
+    @Test
+    void everyResultStaysInsideTheProjectAndItsReachableSharedNotes() throws Exception {
+        for (String project : List.of("poimen", "rust-guide", "ml-training")) {
+            Set<String> scope = graph.current().projectScope(project);
+            for (String q : List.of("kubernetes debugging pod crash", "ownership and borrowing rules",
+                    "design patterns for services", "how do we fail over postgres")) {
+                JsonNode r = query("{\"project\":\"" + project + "\",\"query\":\"" + q + "\",\"top_k\":20}");
+                assertThat(r.path("results").size()).as(project + ": " + q).isPositive();
+                assertThat(paths(r)).as(project + ": " + q).allSatisfy(p -> assertThat(scope).contains(p));
+                assertThat(paths(r)).allSatisfy(p -> assertThat(p.startsWith("projects/" + project + "/")
+                        || p.startsWith("shared/")).isTrue());
+            }
+        }
+        JsonNode rust = query("{\"project\":\"rust-guide\",\"query\":\"kubernetes pod debugging kubectl\",\"top_k\":20}");
+        assertThat(paths(rust)).noneMatch(p -> p.contains("SKILL-kubernetes-debugging"));
+    }
+
+    @Test
+    void hybridAnswerHasBreakdownContextAndTimings() throws Exception {
+        JsonNode r = query("{\"project\":\"poimen\",\"query\":\"how do I fix a pod in CrashLoopBackOff\",\"top_k\":5}");
+        assertThat(r.path("strategy").asText()).isEqualTo("hybrid");
+        assertThat(r.path("degraded")).isEmpty();
+        JsonNode first = r.path("results").get(0);
+        assertThat(first.path("path").asText()).isEqualTo("projects/poimen/debugging/pod-crashes.md");
+        JsonNode b = first.path("breakdown");
+        assertThat(b.path("fusion").asText()).isEqualTo("calibrated");
+        assertThat(b.path("branches").has("semantic")).isTrue();
+        assertThat(b.path("branches").path("semantic").path("rank").asInt()).isPositive();
+        assertThat(b.path("reason").asText()).isNotBlank();
+        assertThat(r.path("results").size()).isLessThanOrEqualTo(5);
+        JsonNode ctx = r.path("context");
+        assertThat(ctx.path("tokens_used").asInt()).isPositive().isLessThanOrEqualTo(ctx.path("token_budget").asInt());
+        assertThat(ctx.path("chunks").size()).isEqualTo(r.path("results").size());
+        for (String t : List.of("tfidf", "semantic", "lexical", "fusion", "total")) {
+            assertThat(r.path("timings_ms").has(t)).as(t).isTrue();
+        }
+    }
+
+    @Test
+    void bothFusionsAndEveryMethodAnswer() throws Exception {
+        for (String fusion : List.of("weighted", "rrf", "calibrated")) {
+            JsonNode r = query("{\"project\":\"poimen\",\"query\":\"postgres replica promotion during failover\","
+                    + "\"fusion\":\"" + fusion + "\"}");
+            assertThat(r.path("results").get(0).path("breakdown").path("fusion").asText()).isEqualTo(fusion);
+            assertThat(paths(r)).contains("projects/poimen/runbooks/postgres-failover.md");
+        }
+        for (String method : List.of("tfidf", "lexical", "semantic")) {
+            JsonNode r = query("{\"project\":\"poimen\",\"query\":\"postgres replica promotion during failover\","
+                    + "\"search_method\":\"" + method + "\"}");
+            assertThat(r.path("results").get(0).path("breakdown").path("branches").fieldNames())
+                    .toIterable().containsExactly(method);
+        }
+    }
+
+    @Test
+    void shortQueriesGoLexicalAndExactKeywordsSurvive() throws Exception {
+        JsonNode r = query("{\"project\":\"poimen\",\"query\":\"NXDOMAIN\"}");
+        assertThat(r.path("strategy").asText()).isEqualTo("lexical");
+        assertThat(r.path("timings_ms").has("semantic")).isFalse();
+        assertThat(paths(r)).first().isEqualTo("projects/poimen/debugging/network-policies.md");
+    }
+
+    @Test
+    void tokenBudgetAndCacheAlignedOrderHold() throws Exception {
+        JsonNode r = query("{\"project\":\"poimen\",\"query\":\"kubernetes debugging steps for crashing pods\","
+                + "\"budget_tokens\":300,\"top_k\":10}");
+        assertThat(r.path("context").path("tokens_used").asInt()).isLessThanOrEqualTo(300);
+        List<String> chunks = new ArrayList<>();
+        r.path("context").path("chunks").forEach(c -> chunks.add(c.asText()));
+        JsonNode again = query("{\"project\":\"poimen\",\"query\":\"kubernetes debugging steps for crashing pods\","
+                + "\"budget_tokens\":300,\"top_k\":10}");
+        List<String> chunks2 = new ArrayList<>();
+        again.path("context").path("chunks").forEach(c -> chunks2.add(c.asText()));
+        assertThat(chunks2).isEqualTo(chunks);
+        assertThat(chunks).isSortedAccordingTo((a, b) -> {
+            String pa = a.substring(0, a.lastIndexOf('#'));
+            String pb = b.substring(0, b.lastIndexOf('#'));
+            return pa.equals(pb) ? Integer.compare(Integer.parseInt(a.substring(a.lastIndexOf('#') + 1)),
+                    Integer.parseInt(b.substring(b.lastIndexOf('#') + 1))) : pa.compareTo(pb);
+        });
+    }
+
+    @Test
+    void badRequestsGetJsonErrors() throws Exception {
+        assertThat(query("{\"query\":\"x y z\"}").path("error").asText()).isEqualTo("bad_request");
+        assertThat(query("not json").path("error").asText()).isEqualTo("bad_request");
+        assertThat(query("{\"project\":\"nope\",\"query\":\"a b c\"}").path("error").asText()).isEqualTo("not_found");
+        assertThat(query("{\"project\":\"poimen\",\"query\":\"a b c\",\"fusion\":\"magic\"}").path("error").asText())
+                .isEqualTo("unprocessable");
+        assertThat(query("{\"project\":\"poimen\",\"query\":\"a b c\",\"top_k\":0}").path("message").asText())
+                .contains("top_k");
+    }
+}
