@@ -36,6 +36,9 @@ public class BenchBeirCommand implements Callable<Integer> {
     @Option(names = "--run-dir", description = "write a TREC run file per method into this folder")
     Path runDir;
 
+    @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
+    Path policy;
+
     @Unmatched
     List<String> springArgs = List.of();
 
@@ -53,7 +56,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         }
         BeirDataset set = BeirDataset.load(dataset);
         Path work = Files.createTempDirectory("poimen-bench-");
-        try (ConfigurableApplicationContext ctx = BenchContext.start(work, springArgs)) {
+        try (ConfigurableApplicationContext ctx = BenchContext.start(work, policy, springArgs)) {
             Map<String, String> ids = BeirVault.write(set, work.resolve("vault"));
             ProducerTemplate producer = ctx.getBean(ProducerTemplate.class);
             IngestReport ingest = producer.requestBody("direct:ingest", work.resolve("vault"), IngestReport.class);

@@ -18,11 +18,11 @@ final class BenchContext {
     private BenchContext() {
     }
 
-    static ConfigurableApplicationContext start(Path work, List<String> springArgs) throws IOException {
+    static ConfigurableApplicationContext start(Path work, Path policy, List<String> springArgs) throws IOException {
         Path policies = Files.createDirectories(work.resolve("policies"));
-        String policy = Files.readString(Path.of("policies/retrieval.yaml"))
+        String settings = Files.readString(policy)
                 .replaceAll("(?m)^candidates_per_branch:.*$", "candidates_per_branch: 100");
-        Files.writeString(policies.resolve("retrieval.yaml"), policy);
+        Files.writeString(policies.resolve("retrieval.yaml"), settings);
         return new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.NONE)
                 .properties("poimen.vault.ingest-on-startup=false", "camel.main.routes-reload-enabled=false",

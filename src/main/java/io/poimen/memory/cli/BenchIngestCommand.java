@@ -32,6 +32,9 @@ public class BenchIngestCommand implements Callable<Integer> {
     @Option(names = "--changes", defaultValue = "5", description = "one-file changes to time (default 5)")
     int changes;
 
+    @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
+    Path policy;
+
     @Unmatched
     List<String> springArgs = List.of();
 
@@ -39,7 +42,7 @@ public class BenchIngestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         BeirDataset set = BeirDataset.load(dataset);
         Path work = Files.createTempDirectory("poimen-bench-ingest-");
-        try (ConfigurableApplicationContext ctx = BenchContext.start(work, springArgs)) {
+        try (ConfigurableApplicationContext ctx = BenchContext.start(work, policy, springArgs)) {
             Path vault = work.resolve("vault");
             Map<String, String> ids = BeirVault.write(set, vault);
             ProducerTemplate producer = ctx.getBean(ProducerTemplate.class);
