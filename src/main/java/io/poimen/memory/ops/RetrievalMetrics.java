@@ -1,0 +1,138 @@
+package io.poimen.memory.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.QueryContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Prometheus meters of the query, access and ingest flows (scraped at {@code /actuator/prometheus}).
+ *
+ * <ul>
+ *   <li>{@code poimen.query.branch} timer, tags {@code branch}, {@code outcome} (ok|failed), with a percentile
+ *       histogram: latency of each retrieval branch.</li>
+ *   <li>{@code poimen.query.fusion} timer: normalisation and fusion time.</li>
+ *   <li>{@code poimen.query.degraded} counter, tag {@code branch}: queries answered without that branch.</li>
+ *   <li>{@code poimen.rbac.decisions} counter, tags {@code action}, {@code decision} (allow|deny).</li>
+ *   <li>{@code poimen.ingest.notes}, {@code poimen.ingest.chunks} counters, {@code poimen.ingest.duration}
+ *       timer and {@code poimen.ingest.throughput} gauge (chunks per second of the last run).</li>
+ *   <li>{@code poimen.ingest.lag} gauge in seconds: how long the index has been behind the vault, that is
+ *       now − the first vault change not yet covered by a finished ingest; 0 when the index is current.</li>
+ * </ul>
+ */
+@Component
+public class RetrievalMetrics {
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private final Timer fusion;
+    private final AtomicReference<Instant> pendingSince = new AtomicReference<>();
+    private volatile double lastThroughput;
+
+    @Autowired
+    public RetrievalMetrics(MeterRegistry registry) {
+        this(registry, Clock.systemUTC());
+    }
+
+    RetrievalMetrics(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+        this.fusion = Timer.builder("poimen.query.fusion")
+                .description("Normalisation and fusion of the branch answers")
+                .publishPercentileHistogram()
+                .register(registry);
+        Gauge.builder("poimen.ingest.lag", this, RetrievalMetrics::reindexLagSeconds)
+                .description("Seconds the index has been behind the vault (0 = current)")
+                .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("poimen.ingest.throughput", this, m -> m.lastThroughput)
+                .description("Chunks per second of the last ingest run")
+                .register(registry);
+    }
+
+    /**
+     * Records one fused query from its context: each branch's time ({@code timingsMs} by branch key), the
+     * fusion time ({@code timingsMs.fusion}) and every branch named in {@code degraded}.
+     */
+    public void query(QueryContext ctx) {
+        for (Branch b : Branch.values()) {
+            Long ms = ctx.timingsMs.get(b.key());
+            if (ms != null) {
+                branch(b.key(), !ctx.degraded.containsKey(b.key()), Duration.ofMillis(ms));
+            }
+        }
+        Long fusionMs = ctx.timingsMs.get("fusion");
+        if (fusionMs != null) {
+            fusion.record(Duration.ofMillis(fusionMs));
+        }
+        for (String b : ctx.degraded.keySet()) {
+            degraded(b);
+        }
+    }
+
+    public void branch(String branch, boolean ok, Duration took) {
+        Timer.builder("poimen.query.branch")
+                .description("Latency of one retrieval branch")
+                .tags("branch", branch, "outcome", ok ? "ok" : "failed")
+                .publishPercentileHistogram()
+                .register(registry)
+                .record(took);
+    }
+
+    public void degraded(String branch) {
+        Counter.builder("poimen.query.degraded")
+                .description("Queries answered without this branch (failed or timed out)")
+                .tag("branch", branch)
+                .register(registry)
+                .increment();
+    }
+
+    /** One access decision; {@code action} is read, write or admin. */
+    public void accessDecision(String action, boolean allowed) {
+        Counter.builder("poimen.rbac.decisions")
+                .description("Access decisions by action and outcome")
+                .tags("action", action, "decision", allowed ? "allow" : "deny")
+                .register(registry)
+                .increment();
+    }
+
+    /** The vault moved (a webhook or a pull brought new commits): the index lags from now until an ingest ends. */
+    public void vaultChanged() {
+        pendingSince.compareAndSet(null, clock.instant());
+    }
+
+    /** One finished ingest run. Clears the lag if the run started after the first pending change. */
+    public void ingested(IngestReport report) {
+        Counter.builder("poimen.ingest.notes").description("Notes (re)indexed").register(registry)
+                .increment(report.changed());
+        Counter.builder("poimen.ingest.chunks").description("Chunks embedded and written").register(registry)
+                .increment(report.chunks());
+        Timer.builder("poimen.ingest.duration").description("Wall time of ingest runs").register(registry)
+                .record(Duration.ofNanos((long) (report.seconds() * 1e9)));
+        lastThroughput = report.chunksPerSecond();
+        Instant started = clock.instant().minusNanos((long) (report.seconds() * 1e9));
+        pendingSince.updateAndGet(p -> p != null && p.isBefore(started) ? null : p);
+    }
+
+    double reindexLagSeconds() {
+        Instant p = pendingSince.get();
+        return p == null ? 0 : Math.max(0, Duration.between(p, clock.instant()).toMillis() / 1000.0);
+    }
+
+    /** Current per-branch counts of degraded queries, for the load harness and tests. */
+    public Map<String, Double> degradedCounts() {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        registry.find("poimen.query.degraded").counters()
+                .forEach(c -> out.put(c.getId().getTag("branch"), c.count()));
+        return out;
+    }
+}

@@ -1,0 +1,111 @@
+package io.poimen.memory.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.retrieval.QueryRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class RetrievalMetricsTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final RetrievalMetrics metrics = new RetrievalMetrics(registry, clock);
+
+    @Test
+    void recordsEachBranchTheFusionAndTheDegradedBranches() {
+        QueryContext ctx = new QueryContext(new QueryRequest("poimen", "why do pods crash", null, null, null, null, null, null, null),
+                null);
+        ctx.timingsMs.put("tfidf", 3L);
+        ctx.timingsMs.put("lexical", 40L);
+        ctx.timingsMs.put("fusion", 2L);
+        ctx.timingsMs.put("total", 50L);
+        ctx.degraded.put("lexical", "IOException: connection refused");
+        ctx.degraded.put("semantic", "no answer within the branch timeout");
+
+        metrics.query(ctx);
+
+        assertThat(registry.get("poimen.query.branch").tags("branch", "tfidf", "outcome", "ok").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
+        assertThat(registry.get("poimen.query.branch").tags("branch", "lexical", "outcome", "failed").timer()
+                .count()).isEqualTo(1);
+        assertThat(registry.find("poimen.query.branch").tag("branch", "semantic").timer()).isNull();
+        assertThat(registry.get("poimen.query.fusion").timer().totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2.0);
+        assertThat(metrics.degradedCounts()).containsEntry("lexical", 1.0).containsEntry("semantic", 1.0)
+                .doesNotContainKey("tfidf");
+    }
+
+    @Test
+    void countsAllowAndDenySeparately() {
+        metrics.accessDecision("read", true);
+        metrics.accessDecision("read", true);
+        metrics.accessDecision("write", false);
+
+        assertThat(registry.get("poimen.rbac.decisions").tags("action", "read", "decision", "allow").counter()
+                .count()).isEqualTo(2);
+        assertThat(registry.get("poimen.rbac.decisions").tags("action", "write", "decision", "deny").counter()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void lagGrowsFromTheFirstVaultChangeUntilAnIngestThatStartedAfterIt() {
+        assertThat(lag()).isZero();
+        metrics.vaultChanged();
+        clock.advance(Duration.ofSeconds(5));
+        metrics.vaultChanged();
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(lag()).isEqualTo(10.0);
+
+        // a run that started 12 s ago began before the change: the change may not be in it
+        metrics.ingested(report(12.0, 100));
+        assertThat(lag()).isEqualTo(10.0);
+
+        clock.advance(Duration.ofSeconds(4));
+        metrics.ingested(report(2.0, 40));
+        assertThat(lag()).isZero();
+        assertThat(registry.get("poimen.ingest.chunks").counter().count()).isEqualTo(140);
+        assertThat(registry.get("poimen.ingest.throughput").gauge().value()).isEqualTo(20.0);
+    }
+
+    private double lag() {
+        return registry.get("poimen.ingest.lag").gauge().value();
+    }
+
+    private static IngestReport report(double seconds, int chunks) {
+        return new IngestReport(10, 10, 3, 0, chunks, 5, List.of(), List.of(), seconds);
+    }
+
+    private static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}
