@@ -6,6 +6,7 @@ import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.BranchSearches;
 import io.poimen.memory.retrieval.EmbeddingAvailability;
 import io.poimen.memory.retrieval.FusionAggregationStrategy;
@@ -31,8 +32,8 @@ public class RetrievalConfig {
     }
 
     @Bean
-    FusionAggregationStrategy fusionAggregationStrategy() {
-        return new FusionAggregationStrategy(new QueryFusion());
+    FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics) {
+        return new FusionAggregationStrategy(new QueryFusion(metrics));
     }
 
     @Bean

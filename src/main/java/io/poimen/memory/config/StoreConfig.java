@@ -15,6 +15,7 @@ import io.poimen.memory.index.lucene.LuceneLexicalIndex;
 import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
 import javax.sql.DataSource;
@@ -88,8 +89,9 @@ public class StoreConfig {
     @Bean
     IngestPipeline ingestPipeline(PoimenProperties props, VaultScanner scanner, NoteParser parser,
                                   ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
-                                  TfIdfIndex tfidf, GraphService graph) {
-        return new IngestPipeline(props.vault(), scanner, parser, embedder, notes, vectors, lexical, tfidf, graph);
+                                  TfIdfIndex tfidf, GraphService graph, RetrievalMetrics metrics) {
+        return new IngestPipeline(props.vault(), scanner, parser, embedder, notes, vectors, lexical, tfidf, graph,
+                metrics);
     }
 
     @Bean

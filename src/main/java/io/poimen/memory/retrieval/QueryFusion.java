@@ -1,11 +1,17 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Names the branches that failed or timed out, then fuses the answers of the others. */
 public class QueryFusion {
+    private final RetrievalMetrics metrics;
+
+    public QueryFusion(RetrievalMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     public void fuse(QueryContext ctx) {
         long t0 = System.nanoTime();
@@ -29,5 +35,6 @@ public class QueryFusion {
                 : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration())
                         .fuse(answered, ctx.settings.fusion());
         ctx.timingsMs.put("fusion", BranchSearches.millisSince(t0));
+        metrics.query(ctx);
     }
 }

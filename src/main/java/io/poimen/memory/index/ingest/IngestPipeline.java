@@ -8,6 +8,7 @@ import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.NoteParser;
@@ -53,10 +54,11 @@ public class IngestPipeline {
     private final LexicalIndex lexical;
     private final TfIdfIndex tfidf;
     private final GraphService graph;
+    private final RetrievalMetrics metrics;
 
     public IngestPipeline(PoimenProperties.Vault settings, VaultScanner scanner, NoteParser parser,
                           ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
-                          TfIdfIndex tfidf, GraphService graph) {
+                          TfIdfIndex tfidf, GraphService graph, RetrievalMetrics metrics) {
         this.settings = settings;
         this.scanner = scanner;
         this.parser = parser;
@@ -66,6 +68,7 @@ public class IngestPipeline {
         this.lexical = lexical;
         this.tfidf = tfidf;
         this.graph = graph;
+        this.metrics = metrics;
     }
 
     /** Step 1: scan the vault and compare content hashes with the store. Body: vault root (null = configured). */
@@ -188,6 +191,7 @@ public class IngestPipeline {
         log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links",
                 report.changed(), report.removed(), report.chunks(), String.format("%.2f", seconds),
                 report.problems().size(), unresolved.size());
+        metrics.ingested(report);
         return report;
     }
 
