@@ -1,0 +1,53 @@
+package io.poimen.memory.grc;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code poimen.forgejo.*}: the Forgejo (Gitea-compatible) API that holds the vault's pull requests.
+ *
+ * @param url      base URL, e.g. {@code https://forgejo.example.org} (the API is under {@code /api/v1})
+ * @param token    API token, sent as {@code Authorization: token <token>}
+ * @param owner    owner (user or organisation) of the vault repository
+ * @param repo     repository name
+ * @param timeout  connect and request timeout of each API call
+ * @param delivery how drafts are retried
+ */
+@ConfigurationProperties("poimen.forgejo")
+public record ForgejoProperties(String url, String token, String owner, String repo, Duration timeout,
+                                Delivery delivery) {
+    public ForgejoProperties {
+        timeout = timeout != null ? timeout : Duration.ofSeconds(10);
+        delivery = delivery != null ? delivery : new Delivery(null, null, null, 0);
+        url = url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    public boolean configured() {
+        return url != null && !url.isBlank() && owner != null && !owner.isBlank() && repo != null && !repo.isBlank();
+    }
+
+    /**
+     * Retry of drafts that could not be delivered. After attempt {@code n} fails, the next one is due after
+     * {@code min(backoffMax, backoffBase * 2^(n-1))}; after {@code maxAttempts} the draft is marked failed.
+     *
+     * @param backoffBase       wait after the first failed attempt
+     * @param backoffMax        longest wait between attempts
+     * @param deliveringTimeout a draft claimed this long ago without an outcome (the hub died) is claimed again
+     * @param maxAttempts       attempts before giving up
+     */
+    public record Delivery(Duration backoffBase, Duration backoffMax, Duration deliveringTimeout, int maxAttempts) {
+        public Delivery {
+            backoffBase = backoffBase != null ? backoffBase : Duration.ofSeconds(30);
+            backoffMax = backoffMax != null ? backoffMax : Duration.ofMinutes(30);
+            deliveringTimeout = deliveringTimeout != null ? deliveringTimeout : Duration.ofMinutes(5);
+            maxAttempts = maxAttempts > 0 ? maxAttempts : 50;
+        }
+
+        /** Wait before the attempt after {@code attempts} failed ones. */
+        public Duration backoff(int attempts) {
+            int doublings = Math.max(0, Math.min(attempts - 1, 30));
+            Duration wait = backoffBase.multipliedBy(1L << doublings);
+            return wait.compareTo(backoffMax) > 0 || wait.isNegative() ? backoffMax : wait;
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package io.poimen.memory.grc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.web.ApiException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.camel.Body;
+import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Header;
+
+/** The HTTP side of the edit flow: accept and store a draft, answer its outcome, report pull request status. */
+public class GrcApi {
+    private final DraftStore drafts;
+    private final ForgejoClient forgejo;
+    private final ForgejoProperties forgejoSettings;
+    private final GitProperties git;
+    private final Path vault;
+    private final CallerResolver callers;
+    private final AccessChecks access;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public GrcApi(DraftStore drafts, ForgejoClient forgejo, ForgejoProperties forgejoSettings, GitProperties git,
+                  Path vault, CallerResolver callers, AccessChecks access, ObjectMapper json, Clock clock) {
+        this.drafts = drafts;
+        this.forgejo = forgejo;
+        this.forgejoSettings = forgejoSettings;
+        this.git = git;
+        this.vault = vault;
+        this.callers = callers;
+        this.access = access;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** Checks the request and the caller's write access, then stores the draft; returns its id. */
+    public String accept(@Body byte[] body, Exchange exchange) {
+        DraftRequest request = parse(body).validated();
+        if (!forgejoSettings.configured() || !git.hasRemote()) {
+            throw new ApiException(503, "grc_unavailable", "edits through review are not configured on this hub "
+                    + "(poimen.forgejo.url, poimen.forgejo.owner, poimen.forgejo.repo, poimen.git.remote)");
+        }
+        Caller caller = callers.caller(exchange);
+        access.requireWrite(caller, request.documentPath(), traceId(exchange));
+        if (unchanged(request)) {
+            throw ApiException.unprocessable("content is identical to " + request.documentPath() + " in the vault");
+        }
+        Instant now = clock.instant();
+        String email = caller.email() != null && !caller.email().isBlank() ? caller.email()
+                : BranchNames.clean(caller.subject()) + "@" + git.noreplyDomain();
+        String name = caller.name() != null && !caller.name().isBlank() ? caller.name() : caller.subject();
+        Draft draft = new Draft(UUID.randomUUID().toString(), caller.subject(), name, email, request.documentPath(),
+                request.content(), request.message(), BranchNames.of(caller, request.documentPath(), now),
+                DraftStatus.PENDING, 0, null, null, null,
+                now.plus(forgejoSettings.delivery().deliveringTimeout()), now, now);
+        drafts.insert(draft);
+        exchange.setProperty(DraftDelivery.DRAFT_ID, draft.id());
+        exchange.setProperty(DraftDelivery.FIRST_ATTEMPT, true);
+        return draft.id();
+    }
+
+    /** 201 with the pull request once delivered; 202 with the status while the retry is still working on it. */
+    public Map<String, Object> answer(@ExchangeProperty(DraftDelivery.DRAFT_ID) String id, Exchange exchange) {
+        Draft draft = drafts.find(id).orElseThrow(() -> ApiException.notFound("draft " + id + " not found"));
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (draft.status() == DraftStatus.DELIVERED) {
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 201);
+            body.put("branch", draft.branch());
+            body.put("pr_url", draft.prUrl());
+            body.put("pr_number", draft.prNumber());
+            body.put("draft_id", draft.id());
+        } else {
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
+            body.put("draft_id", draft.id());
+            body.put("status", draft.status().json());
+            body.put("branch", draft.branch());
+            if (draft.lastError() != null) {
+                body.put("last_error", draft.lastError());
+            }
+        }
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        return body;
+    }
+
+    /** {@code GET /memory/grc/drafts/{id}}: the owner, or anyone who may write the note, sees the stored draft. */
+    public Map<String, Object> draft(@Header("id") String id, Exchange exchange) {
+        Caller caller = callers.caller(exchange);
+        Draft draft = drafts.find(id == null ? "" : id)
+                .orElseThrow(() -> ApiException.notFound("draft " + id + " not found"));
+        if (!draft.userSubject().equals(caller.subject())) {
+            access.requireWrite(caller, draft.documentPath(), traceId(exchange));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("draft_id", draft.id());
+        body.put("user", draft.userSubject());
+        body.put("author_name", draft.authorName());
+        body.put("author_email", draft.authorEmail());
+        body.put("document_path", draft.documentPath());
+        body.put("content", draft.content());
+        body.put("message", draft.message());
+        body.put("branch", draft.branch());
+        body.put("status", draft.status().json());
+        body.put("attempts", draft.attempts());
+        body.put("last_error", draft.lastError());
+        body.put("pr_number", draft.prNumber());
+        body.put("pr_url", draft.prUrl());
+        body.put("next_attempt_at", draft.nextAttemptAt() == null ? null : draft.nextAttemptAt().toString());
+        body.put("created_at", draft.createdAt().toString());
+        body.put("updated_at", draft.updatedAt().toString());
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        return body;
+    }
+
+    /** {@code GET /memory/grc/status?pr=N}: open, merged or closed, and the review state. */
+    public Map<String, Object> status(@Header("pr") String pr, Exchange exchange) {
+        Caller caller = callers.caller(exchange);
+        int number;
+        try {
+            number = Integer.parseInt(pr == null ? "" : pr.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("pr must be a pull request number, got: " + pr);
+        }
+        drafts.findByPullRequest(number)
+                .ifPresent(d -> access.requireRead(caller, d.documentPath(), traceId(exchange)));
+        PullRequest pull;
+        String review;
+        try {
+            pull = forgejo.get(number);
+            review = ReviewState.of(forgejo.reviews(number));
+        } catch (ForgejoUnavailableException e) {
+            throw new ApiException(503, "forgejo_unavailable", e.getMessage());
+        } catch (ForgejoRequestException e) {
+            throw e.status() == 404 ? ApiException.notFound("pull request #" + number + " not found")
+                    : new ApiException(502, "forgejo_error", e.getMessage());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("pr_number", number);
+        body.put("state", pull.merged() ? "merged" : "closed".equals(pull.state()) ? "closed" : "open");
+        body.put("merged", pull.merged());
+        body.put("review_state", review);
+        body.put("pr_url", pull.htmlUrl());
+        body.put("branch", pull.headRef());
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        return body;
+    }
+
+    private DraftRequest parse(byte[] body) {
+        JsonNode node;
+        try {
+            node = json.readTree(body == null ? new byte[0] : body);
+        } catch (IOException e) {
+            throw ApiException.badRequest("malformed JSON: " + (e instanceof JsonProcessingException j
+                    ? j.getOriginalMessage() : e.getMessage()));
+        }
+        if (node == null || !node.isObject()) {
+            throw ApiException.badRequest("expected a JSON object {document_path, content, message}");
+        }
+        return new DraftRequest(text(node, "document_path"), text(node, "content"), text(node, "message"));
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw ApiException.badRequest(field + " must be a string");
+        }
+        return v.asText();
+    }
+
+    private boolean unchanged(DraftRequest request) {
+        Path file = vault.resolve(request.documentPath()).normalize();
+        try {
+            return file.startsWith(vault.normalize()) && Files.isRegularFile(file)
+                    && Files.readString(file, StandardCharsets.UTF_8).equals(request.content());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static String traceId(Exchange exchange) {
+        String header = exchange.getMessage().getHeader("X-Request-Id", String.class);
+        return header != null && !header.isBlank() ? header : exchange.getExchangeId();
+    }
+}

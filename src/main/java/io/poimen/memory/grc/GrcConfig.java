@@ -1,0 +1,79 @@
+package io.poimen.memory.grc;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.CallerResolver;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The edit flow (drafts → Forgejo pull requests) and the sync flow (webhooks, git pull, incremental reindex). */
+@Configuration
+@EnableConfigurationProperties({GitProperties.class, ForgejoProperties.class, WebhookProperties.class})
+public class GrcConfig {
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    DraftStore draftStore(DataSource dataSource) {
+        return new DraftStore(dataSource);
+    }
+
+    @Bean
+    DraftBranches draftBranches(GitProperties git, ForgejoProperties forgejo) {
+        return new DraftBranches(git, forgejo.token());
+    }
+
+    @Bean
+    ForgejoClient forgejoClient(ForgejoProperties forgejo, ObjectMapper json) {
+        return new ForgejoClient(forgejo, json);
+    }
+
+    @Bean
+    DraftDelivery draftDelivery(DraftStore drafts, DraftBranches branches, ForgejoClient forgejo, GitProperties git,
+                                ForgejoProperties settings, Clock clock) {
+        return new DraftDelivery(drafts, branches, forgejo, git, settings.delivery(), clock);
+    }
+
+    @Bean
+    GrcApi grcApi(DraftStore drafts, ForgejoClient forgejo, ForgejoProperties settings, GitProperties git,
+                  PoimenProperties poimen, CallerResolver callers, AccessChecks access, ObjectMapper json,
+                  Clock clock) {
+        return new GrcApi(drafts, forgejo, settings, git, poimen.vault().path().toAbsolutePath().normalize(),
+                callers, access, json, clock);
+    }
+
+    /** With sync enabled, the vault working copy is cloned or checked here, before the git routes start. */
+    @Bean
+    VaultGit vaultGit(PoimenProperties poimen, GitProperties git, ForgejoProperties forgejo) {
+        VaultGit vault = new VaultGit(poimen.vault().path(), git, forgejo.token());
+        if (git.enabled()) {
+            vault.prepare();
+        }
+        return vault;
+    }
+
+    @Bean
+    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, Clock clock) {
+        return new VaultSync(vault, git, callers, clock);
+    }
+
+    @Bean
+    WebhookDeliveries webhookDeliveries(DataSource dataSource) {
+        return new WebhookDeliveries(dataSource);
+    }
+
+    @Bean
+    ForgejoWebhooks forgejoWebhooks(WebhookProperties settings, GitProperties git, WebhookDeliveries deliveries,
+                                    VaultSync sync, ObjectMapper json, Clock clock) {
+        return new ForgejoWebhooks(settings, git, deliveries, sync, json, clock);
+    }
+}
