@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
+import org.springframework.dao.DataAccessException;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
@@ -25,6 +26,11 @@ public class ErrorResponses {
             status = api.status();
             code = api.code();
             message = api.getMessage();
+        } else if (e instanceof DataAccessException || e instanceof java.sql.SQLException) {
+            status = 503;
+            code = "store_unavailable";
+            message = "the note store is not reachable; try again shortly";
+            log.warn("request {}: note store unavailable: {}", exchange.getExchangeId(), e.getMessage());
         } else if (e instanceof JsonProcessingException || e instanceof IllegalArgumentException) {
             status = 400;
             code = "bad_request";
