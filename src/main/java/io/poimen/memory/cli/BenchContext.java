@@ -23,12 +23,15 @@ final class BenchContext {
         String settings = Files.readString(policy)
                 .replaceAll("(?m)^candidates_per_branch:.*$", "candidates_per_branch: 100");
         Files.writeString(policies.resolve("retrieval.yaml"), settings);
+        // command-line arguments, not default properties: application.yaml must not override these
+        List<String> args = new java.util.ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
+                "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
+                "--poimen.policies.dir=" + policies,
+                "--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
+                "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
+        args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
         return new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.NONE)
-                .properties("poimen.vault.ingest-on-startup=false", "camel.main.routes-reload-enabled=false",
-                        "poimen.data.dir=" + work.resolve("data"), "poimen.policies.dir=" + policies,
-                        "spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
-                        "poimen.query.branch-timeout-ms=30000", "logging.level.root=WARN")
-                .run(springArgs.toArray(String[]::new));
+                .run(args.toArray(String[]::new));
     }
 }

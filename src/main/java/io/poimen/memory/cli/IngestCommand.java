@@ -38,9 +38,7 @@ public class IngestCommand implements Callable<Integer> {
         }
         try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.NONE)
-                .properties("poimen.vault.ingest-on-startup=false", "camel.main.routes-reload-enabled=false",
-                        "poimen.vault.path=" + vault.toAbsolutePath())
-                .run(springArgs.toArray(String[]::new))) {
+                .run(args())) {
             ProgressBar bar = new ProgressBar(err);
             IngestReport report = ctx.getBean(ProducerTemplate.class)
                     .requestBodyAndHeader("direct:ingest", vault, IngestPipeline.PROGRESS, bar, IngestReport.class);
@@ -48,6 +46,14 @@ public class IngestCommand implements Callable<Integer> {
             print(report, System.out);
             return 0;
         }
+    }
+
+    /** Command-line arguments outrank application.yaml, default properties would not. */
+    private String[] args() {
+        List<String> args = new java.util.ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
+                "--camel.main.routes-reload-enabled=false", "--poimen.vault.path=" + vault.toAbsolutePath()));
+        args.addAll(springArgs);
+        return args.toArray(String[]::new);
     }
 
     private void print(IngestReport r, PrintStream out) {
