@@ -96,7 +96,11 @@ public class BenchBeirCommand implements Callable<Integer> {
         report.put("methods", methods);
         BeirBenchmark.MethodResult hybrid = results.getOrDefault("hybrid", results.get("hybrid-weighted"));
         if (hybrid != null) {
-            double slowest = hybrid.branches().values().stream().mapToDouble(s -> s.percentile(50)).max().orElse(0);
+            // the same route with one branch: the limit of a perfectly parallel hybrid is the slowest of these
+            double slowest = List.of("tfidf", "lexical", "semantic").stream().filter(results::containsKey)
+                    .mapToDouble(m -> results.get(m).total().percentile(50)).max()
+                    .orElseGet(() -> hybrid.branches().values().stream().mapToDouble(b -> b.percentile(50)).max()
+                            .orElse(0));
             report.put("slowest_branch_p50_ms", slowest);
             report.put("hybrid_p50_ms", hybrid.total().percentile(50));
             report.put("parallel_ratio", slowest > 0 ? hybrid.total().percentile(50) / slowest : 0);
@@ -123,7 +127,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                     r.mrr10(), r.total().mean(), r.total().percentile(95), b);
         });
         if (report.containsKey("parallel_ratio")) {
-            System.out.printf("hybrid p50 %.1f ms, slowest branch p50 %.1f ms, parallel_ratio %.2f%n",
+            System.out.printf("hybrid p50 %.1f ms, slowest single-branch method p50 %.1f ms, parallel_ratio %.2f%n",
                     (Double) report.get("hybrid_p50_ms"), (Double) report.get("slowest_branch_p50_ms"),
                     (Double) report.get("parallel_ratio"));
         }
