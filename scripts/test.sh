@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v mvn >/dev/null || { echo "mvn not found: install Maven (apt-get install -y maven)" >&2; exit 1; }
 scripts/install-pgvector.sh
+# the web UI's browser tests drive Debian's headless Chromium through chromedriver
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  apt-get install -y chromium chromium-driver || { apt-get update && apt-get install -y chromium chromium-driver; }
+fi
 pgdir=target/pg-test
 scripts/pg-cluster.sh stop "$pgdir" 2>/dev/null || true
 rm -rf "$pgdir"

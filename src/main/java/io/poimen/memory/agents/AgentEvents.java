@@ -1,0 +1,171 @@
+package io.poimen.memory.agents;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.retrieval.QueryResponse;
+import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.web.ApiException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.Body;
+import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Agent events in and out ({@code routes/agents.camel.yaml}): checks and stores posted events, streams each stored
+ * event live, lists the log, and records the {@code memory_retrieved} event of a query that names an agent.
+ */
+public class AgentEvents {
+    static final int MAX_BODY_BYTES = 64 * 1024;
+    static final int MAX_ID_CHARS = 256;
+    static final int DEFAULT_LIMIT = 100;
+    static final int MAX_LIMIT = 1000;
+    private static final Logger log = LoggerFactory.getLogger(AgentEvents.class);
+
+    private final AgentLogStore store;
+    private final AgentStream stream;
+    private final CallerResolver callers;
+    private final ObjectMapper json;
+
+    public AgentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, ObjectMapper json) {
+        this.store = store;
+        this.stream = stream;
+        this.callers = callers;
+        this.json = json;
+    }
+
+    /** {@code POST /memory/agents/events} {@code {agent_id, session_id?, type, payload?}} → the stored event, 201. */
+    public AgentEvent record(Exchange exchange, @Body byte[] body) {
+        callers.caller(exchange);
+        if (body == null || body.length == 0) {
+            throw ApiException.badRequest("empty body: expected JSON {agent_id, session_id, type, payload}");
+        }
+        if (body.length > MAX_BODY_BYTES) {
+            throw new ApiException(413, "payload_too_large", "event over " + MAX_BODY_BYTES + " bytes");
+        }
+        JsonNode node;
+        try {
+            node = json.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("malformed event JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("unreadable body: " + e.getMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw ApiException.badRequest("an event is a JSON object {agent_id, session_id, type, payload}");
+        }
+        String agentId = id(node, "agent_id", true);
+        String sessionId = id(node, "session_id", false);
+        String typeName = node.path("type").isTextual() ? node.get("type").asText() : null;
+        AgentEventType type = AgentEventType.fromWire(typeName);
+        if (type == null) {
+            throw ApiException.unprocessable("type must be one of " + AgentEventType.wireNames() + ", got "
+                    + (typeName != null ? typeName : node.path("type").toString()));
+        }
+        JsonNode payload = node.path("payload");
+        if (!payload.isMissingNode() && !payload.isNull() && !payload.isObject()) {
+            throw ApiException.unprocessable("payload must be a JSON object");
+        }
+        Map<String, Object> fields = payload.isObject()
+                ? json.convertValue(payload, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {
+                })
+                : Map.of();
+        AgentEvent event = publish(agentId, sessionId, type, fields);
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 201);
+        return event;
+    }
+
+    /** {@code GET /memory/agents/logs?agent_id=&session_id=&limit=}: the latest events, oldest first. */
+    public Map<String, List<AgentEvent>> logs(Exchange exchange, @Header("agent_id") String agentId,
+                                              @Header("session_id") String sessionId, @Header("limit") String limit) {
+        callers.caller(exchange);
+        int n = DEFAULT_LIMIT;
+        if (limit != null && !limit.isBlank()) {
+            try {
+                n = Integer.parseInt(limit.trim());
+            } catch (NumberFormatException e) {
+                throw ApiException.badRequest("limit must be a whole number, got " + limit);
+            }
+            if (n < 1 || n > MAX_LIMIT) {
+                throw ApiException.unprocessable("limit must be between 1 and " + MAX_LIMIT + ", got " + n);
+            }
+        }
+        return Map.of("events", store.latest(blankToNull(agentId), blankToNull(sessionId), n));
+    }
+
+    /**
+     * After the query route's {@code select}: when the request named an agent or a session, stores and streams
+     * {@code memory_retrieved {query, project, strategy, chunks, scores}}. The response passes through unchanged;
+     * a failure to record is logged and never fails the query.
+     */
+    public QueryResponse memoryRetrieved(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
+                                         @Body QueryResponse response) {
+        if (ctx == null || response == null) {
+            return response;
+        }
+        String agentId = blankToNull(ctx.request.agentId());
+        String sessionId = blankToNull(ctx.request.sessionId());
+        if (agentId == null && sessionId == null) {
+            return response;
+        }
+        try {
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("query", ctx.request.query());
+            payload.put("project", response.project());
+            payload.put("strategy", response.strategy());
+            payload.put("chunks", response.results().stream().map(r -> {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("doc_id", r.docId());
+                c.put("path", r.path());
+                c.put("heading", r.heading());
+                c.put("score", r.score());
+                return c;
+            }).toList());
+            payload.put("scores", response.results().stream().map(QueryResponse.Result::score).toList());
+            publish(agentId != null ? truncate(agentId) : "unknown", sessionId != null ? truncate(sessionId) : null,
+                    AgentEventType.MEMORY_RETRIEVED, payload);
+        } catch (RuntimeException e) {
+            log.warn("memory_retrieved for agent {} not recorded: {}", agentId, e.toString());
+        }
+        return response;
+    }
+
+    /** Stores the event, then streams it to the live subscribers. */
+    public AgentEvent publish(String agentId, String sessionId, AgentEventType type, Map<String, Object> payload) {
+        AgentEvent event = store.append(agentId, sessionId, type, payload);
+        stream.publish(event);
+        return event;
+    }
+
+    private static String id(JsonNode node, String field, boolean required) {
+        JsonNode v = node.path(field);
+        if (v.isMissingNode() || v.isNull()) {
+            if (required) {
+                throw ApiException.unprocessable(field + " is required");
+            }
+            return null;
+        }
+        if (!v.isTextual() || v.asText().isBlank()) {
+            throw ApiException.unprocessable(field + " must be a non-empty string");
+        }
+        if (v.asText().length() > MAX_ID_CHARS) {
+            throw ApiException.unprocessable(field + " over " + MAX_ID_CHARS + " characters");
+        }
+        return v.asText();
+    }
+
+    private static String truncate(String id) {
+        return id.length() > MAX_ID_CHARS ? id.substring(0, MAX_ID_CHARS) : id;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,31 @@
+package io.poimen.memory.agents;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.security.CallerResolver;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Beans of the agent events ({@code routes/agents.camel.yaml}) and the live stream. */
+@Configuration
+public class AgentsConfig {
+
+    @Bean
+    AgentLogStore agentLogStore(DataSource dataSource, ObjectMapper json) {
+        return new AgentLogStore(dataSource, json);
+    }
+
+    @Bean(destroyMethod = "close")
+    AgentStream agentStream(ObjectMapper json,
+                            @Value("${poimen.agents.stream-timeout:PT30M}") Duration timeout,
+                            @Value("${poimen.agents.heartbeat:PT15S}") Duration heartbeat) {
+        return new AgentStream(json, timeout, heartbeat);
+    }
+
+    @Bean
+    AgentEvents agentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, ObjectMapper json) {
+        return new AgentEvents(store, stream, callers, json);
+    }
+}

@@ -1,0 +1,72 @@
+package io.poimen.memory.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Map;
+import org.apache.camel.ProducerTemplate;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC). The request's
+ * {@code Authorization} header is put into the MCP transport context, from where the tools pass it on.
+ */
+@Configuration
+public class McpConfig {
+    static final String ENDPOINT = "/mcp";
+
+    /** Its own mapper: MCP messages are camelCase, unlike the hub's snake_case API. */
+    @Bean
+    McpJsonMapper mcpJsonMapper() {
+        return new JacksonMcpJsonMapper(new ObjectMapper());
+    }
+
+    @Bean
+    HttpServletStreamableServerTransportProvider mcpTransport(McpJsonMapper mcpJsonMapper) {
+        return HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(mcpJsonMapper)
+                .mcpEndpoint(ENDPOINT)
+                .contextExtractor(request -> {
+                    String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+                    return authorization == null ? McpTransportContext.EMPTY
+                            : McpTransportContext.create(Map.of(MemoryTools.AUTHORIZATION, authorization));
+                })
+                .build();
+    }
+
+    @Bean
+    ServletRegistrationBean<HttpServletStreamableServerTransportProvider> mcpServlet(
+            HttpServletStreamableServerTransportProvider transport) {
+        ServletRegistrationBean<HttpServletStreamableServerTransportProvider> servlet =
+                new ServletRegistrationBean<>(transport, ENDPOINT);
+        servlet.setName("mcp");
+        servlet.setAsyncSupported(true);
+        return servlet;
+    }
+
+    @Bean
+    MemoryTools memoryTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
+        return new MemoryTools(new HubCalls(producer), mcpJsonMapper);
+    }
+
+    @Bean(destroyMethod = "close")
+    McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, McpJsonMapper mcpJsonMapper,
+                            MemoryTools tools) {
+        return McpServer.sync(transport)
+                .serverInfo("poimen-memory", "0.1.0")
+                .jsonMapper(mcpJsonMapper)
+                .instructions("Team memory: search_memory for chunks in a project, read_note for a whole note, "
+                        + "list_skills for shared skills. Your bearer token decides what you may read.")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(tools.specifications())
+                .build();
+    }
+}

@@ -1,0 +1,145 @@
+package io.poimen.memory.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The MCP tools: {@code search_memory}, {@code read_note} and {@code list_skills}. Each sends to the same route the
+ * HTTP API uses ({@code direct:query}, {@code direct:vault-file}, {@code direct:vault-skills}) with the MCP request's
+ * bearer token, so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
+ */
+public class MemoryTools {
+    /** Key of the {@code Authorization} header in the MCP transport context. */
+    public static final String AUTHORIZATION = "authorization";
+
+    private final HubCalls hub;
+    private final ObjectMapper json = new ObjectMapper();
+    private final McpJsonMapper mcpJson;
+
+    public MemoryTools(HubCalls hub, McpJsonMapper mcpJson) {
+        this.hub = hub;
+        this.mcpJson = mcpJson;
+    }
+
+    public List<SyncToolSpecification> specifications() {
+        return List.of(
+                tool("search_memory", "Search the team's memory vault in one project: hybrid TF-IDF, semantic and "
+                        + "BM25 retrieval, fused and cut to a token budget. Returns chunks with path, heading, "
+                        + "score and text.", """
+                        {"type":"object","properties":{
+                          "project":{"type":"string","description":"project name, e.g. poimen"},
+                          "query":{"type":"string","description":"what to look for"},
+                          "top_k":{"type":"integer","minimum":1,"maximum":100,"description":"results wanted (default 10)"}},
+                         "required":["project","query"]}""", this::searchMemory),
+                tool("read_note", "Read one note of the vault as markdown, with its outgoing wiki-links and backlinks.",
+                        """
+                        {"type":"object","properties":{
+                          "path":{"type":"string","description":"vault path, e.g. projects/poimen/tools/kubectl.md"}},
+                         "required":["path"]}""", this::readNote),
+                tool("list_skills", "List the shared skills (name, path, title) the caller may read.",
+                        """
+                        {"type":"object","properties":{}}""", this::listSkills));
+    }
+
+    private SyncToolSpecification tool(String name, String description, String schema,
+                                       java.util.function.BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest,
+                                               McpSchema.CallToolResult> handler) {
+        return SyncToolSpecification.builder()
+                .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(mcpJson, schema).build())
+                .callHandler(handler)
+                .build();
+    }
+
+    McpSchema.CallToolResult searchMemory(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        Map<String, Object> args = request.arguments() != null ? request.arguments() : Map.of();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("project", args.get("project"));
+        body.put("query", args.get("query"));
+        if (args.get("top_k") != null) {
+            body.put("top_k", args.get("top_k"));
+        }
+        // the MCP client and session become the agent and session of the memory_retrieved event
+        if (exchange.getClientInfo() != null) {
+            body.put("agent_id", exchange.getClientInfo().name());
+        }
+        if (exchange.sessionId() != null) {
+            body.put("session_id", exchange.sessionId());
+        }
+        HubCalls.Answer answer = hub.call("direct:query", authorization(exchange), write(body), Map.of());
+        if (!answer.ok()) {
+            return error(answer);
+        }
+        JsonNode response = read(answer.json());
+        ArrayNode results = json.createArrayNode();
+        for (JsonNode r : response.path("results")) {
+            ObjectNode item = results.addObject();
+            item.set("path", r.get("path"));
+            item.set("heading", r.get("heading"));
+            item.set("score", r.get("score"));
+            item.set("text", r.get("text"));
+            item.set("reason", r.path("breakdown").get("reason"));
+        }
+        ObjectNode out = json.createObjectNode();
+        out.set("project", response.get("project"));
+        out.set("strategy", response.get("strategy"));
+        out.set("degraded", response.get("degraded"));
+        out.set("results", results);
+        return ok(out);
+    }
+
+    McpSchema.CallToolResult readNote(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        Object path = request.arguments() != null ? request.arguments().get("path") : null;
+        Map<String, Object> headers = new LinkedHashMap<>();
+        if (path != null) {
+            headers.put("path", path.toString());
+        }
+        HubCalls.Answer answer = hub.call("direct:vault-file", authorization(exchange), null, headers);
+        return answer.ok() ? ok(read(answer.json())) : error(answer);
+    }
+
+    McpSchema.CallToolResult listSkills(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        HubCalls.Answer answer = hub.call("direct:vault-skills", authorization(exchange), null, Map.of());
+        return answer.ok() ? ok(read(answer.json())) : error(answer);
+    }
+
+    private static String authorization(McpSyncServerExchange exchange) {
+        Object value = exchange.transportContext() != null ? exchange.transportContext().get(AUTHORIZATION) : null;
+        return value != null ? value.toString() : null;
+    }
+
+    private McpSchema.CallToolResult ok(JsonNode result) {
+        return McpSchema.CallToolResult.builder().addTextContent(result.toString())
+                .structuredContent(json.convertValue(result, Map.class)).isError(false).build();
+    }
+
+    private static McpSchema.CallToolResult error(HubCalls.Answer answer) {
+        return McpSchema.CallToolResult.builder()
+                .addTextContent("HTTP " + answer.status() + ": " + answer.json()).isError(true).build();
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e.getOriginalMessage(), e);
+        }
+    }
+
+    private JsonNode read(String text) {
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("hub answered non-JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+// The vault view: collapsible file tree, breadcrumbs, markdown preview with working wiki-links, backlinks,
+// and the edit mode that submits a change for review (POST /memory/grc/draft).
+import { api, query } from './api.js';
+import { escapeHtml, renderMarkdown } from './markdown.js';
+
+const $ = id => document.getElementById(id);
+
+/** Paths → nested folders: {dirs: Map<name, node>, files: [entry]}. */
+function buildTree(files) {
+  const root = { dirs: new Map(), files: [] };
+  for (const f of files) {
+    const parts = f.path.split('/');
+    let node = root;
+    for (const dir of parts.slice(0, -1)) {
+      if (!node.dirs.has(dir)) node.dirs.set(dir, { dirs: new Map(), files: [] });
+      node = node.dirs.get(dir);
+    }
+    node.files.push(f);
+  }
+  return root;
+}
+
+function treeHtml(node, prefix = '') {
+  const dirs = [...node.dirs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, child]) =>
+    `<li class="dir"><details open data-dir="${escapeHtml(prefix + name)}"><summary>${escapeHtml(name)}</summary>` +
+    `<ul>${treeHtml(child, prefix + name + '/')}</ul></details></li>`);
+  const files = node.files.sort((a, b) => a.path.localeCompare(b.path)).map(f =>
+    `<li class="file"><a href="#/note/${encodeURI(f.path)}" data-path="${escapeHtml(f.path)}" title="${escapeHtml(f.title || f.path)}">` +
+    `${escapeHtml(f.path.split('/').pop().replace(/\.md$/, ''))}</a></li>`);
+  return dirs.concat(files).join('');
+}
+
+export class Browser {
+  constructor(state, status) {
+    this.state = state;
+    this.status = status;
+    this.files = [];
+    this.note = null;
+    $('collapse-all').addEventListener('click', () => document.querySelectorAll('#tree details').forEach(d => { d.open = false; }));
+    $('edit-button').addEventListener('click', () => this.edit());
+    $('cancel-edit').addEventListener('click', () => this.closeEditor());
+    $('editor-form').addEventListener('submit', e => { e.preventDefault(); this.submit(); });
+    $('preview').addEventListener('click', e => {
+      const a = e.target.closest('a[data-heading]');
+      if (a && !a.dataset.path) { e.preventDefault(); this.scrollTo(a.dataset.heading); }
+    });
+  }
+
+  hasFile(path) {
+    return this.files.some(f => f.path === path);
+  }
+
+  async loadTree(project) {
+    if (!project) { $('tree').innerHTML = ''; $('file-count').textContent = ''; this.files = []; return; }
+    try {
+      const { files } = await api(`/memory/vault?${query({ project })}`);
+      this.files = files;
+      $('tree').innerHTML = `<ul>${treeHtml(buildTree(files))}</ul>`;
+      $('file-count').textContent = `${files.length} notes`;
+      this.markCurrent();
+    } catch (e) {
+      this.status(`Could not load the vault: ${e.message}`, 'error');
+    }
+  }
+
+  async open(path) {
+    this.closeEditor();
+    $('review-result').hidden = true;
+    const [notePath, heading] = path.split('#');
+    try {
+      const note = await api(`/memory/vault/file?${query({ path: notePath })}`);
+      this.note = note;
+      this.status('');
+      $('note-title').textContent = note.title || notePath.split('/').pop();
+      $('breadcrumbs').innerHTML = this.breadcrumbs(note.path);
+      $('preview').innerHTML = renderMarkdown(note.content, note.links);
+      $('edit-button').hidden = false;
+      $('backlinks').innerHTML = note.backlinks.length
+        ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')
+        : '<li class="empty">No note links here.</li>';
+      const out = [...new Map(note.links.filter(l => l.resolved_path && l.resolved_path !== note.path)
+        .map(l => [l.resolved_path, l])).values()];
+      const unresolved = note.links.filter(l => !l.resolved_path);
+      $('outlinks').innerHTML = out.map(l => `<li><a href="#/note/${encodeURI(l.resolved_path)}" data-path="${escapeHtml(l.resolved_path)}">${escapeHtml(l.resolved_path)}</a> <span class="link-type">${escapeHtml(l.type || '')}</span></li>`).join('') +
+        unresolved.map(l => `<li class="unresolved" title="unresolved">${escapeHtml(l.raw)}</li>`).join('') || '<li class="empty">No links.</li>';
+      const project = note.project;
+      if (project && project !== this.state.project) {
+        this.state.project = project;
+        $('project-select').value = project;
+        await this.loadTree(project);
+      }
+      this.markCurrent();
+      if (heading) this.scrollTo(heading); else window.scrollTo(0, 0);
+    } catch (e) {
+      this.note = null;
+      $('edit-button').hidden = true;
+      $('note-title').textContent = '';
+      $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>`;
+      this.status(`Could not open ${notePath}: ${e.message}`, 'error');
+    }
+  }
+
+  scrollTo(headingSlug) {
+    const el = document.getElementById(headingSlug);
+    if (el) el.scrollIntoView({ block: 'start' });
+  }
+
+  breadcrumbs(path) {
+    const parts = path.split('/');
+    const crumbs = parts.map((part, i) => {
+      const prefix = parts.slice(0, i + 1).join('/');
+      if (i === parts.length - 1) return `<span class="crumb current">${escapeHtml(part)}</span>`;
+      return `<a class="crumb" href="#" data-dir="${escapeHtml(prefix)}">${escapeHtml(part)}</a>`;
+    });
+    setTimeout(() => document.querySelectorAll('#breadcrumbs a[data-dir]').forEach(a => a.addEventListener('click', e => {
+      e.preventDefault();
+      const d = document.querySelector(`#tree details[data-dir="${CSS.escape(a.dataset.dir)}"]`);
+      if (d) { d.open = true; d.scrollIntoView({ block: 'nearest' }); }
+    })));
+    return crumbs.join('<span class="sep">/</span>');
+  }
+
+  markCurrent() {
+    document.querySelectorAll('#tree a.current').forEach(a => a.classList.remove('current'));
+    if (!this.note) return;
+    const a = document.querySelector(`#tree a[data-path="${CSS.escape(this.note.path)}"]`);
+    if (a) {
+      a.classList.add('current');
+      for (let d = a.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+    }
+  }
+
+  edit() {
+    if (!this.note) return;
+    $('editor').value = this.note.content;
+    $('edit-message').value = `Update ${this.note.title || this.note.path}`;
+    $('preview').hidden = true;
+    $('edit-button').hidden = true;
+    $('editor-form').hidden = false;
+    $('review-result').hidden = true;
+    $('editor').focus();
+  }
+
+  closeEditor() {
+    $('editor-form').hidden = true;
+    $('preview').hidden = false;
+    $('edit-button').hidden = !this.note;
+  }
+
+  async submit() {
+    const button = $('submit-review');
+    button.disabled = true;
+    try {
+      const draft = await api('/memory/grc/draft', {
+        method: 'POST',
+        body: { document_path: this.note.path, content: $('editor').value, message: $('edit-message').value },
+      });
+      const result = $('review-result');
+      result.innerHTML = `<strong>Draft saved — review request created.</strong> ` +
+        `<a id="pr-link" href="${escapeHtml(draft.pr_url)}" target="_blank" rel="noopener">Pull request #${escapeHtml(draft.pr_number)}</a>` +
+        ` on branch <code>${escapeHtml(draft.branch)}</code>. The note changes here once a reviewer merges it.`;
+      result.hidden = false;
+      result.dataset.kind = 'ok';
+      this.closeEditor();
+    } catch (e) {
+      const result = $('review-result');
+      result.textContent = `Could not submit the edit: ${e.message}`;
+      result.dataset.kind = 'error';
+      result.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+}

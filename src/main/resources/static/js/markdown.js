@@ -1,0 +1,147 @@
+// A small markdown renderer for vault notes: front matter, headings, paragraphs, lists, block quotes, fenced and
+// inline code, emphasis, links, tables and Obsidian wiki-links. Everything is HTML-escaped before markup is added.
+// Wiki-links are resolved with the `links` list of GET /memory/vault/file (raw text between the brackets → path).
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+export function slug(text) {
+  return String(text).toLowerCase().trim().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-');
+}
+
+function safeUrl(url) {
+  const u = url.trim();
+  return /^(https?:|mailto:|#|\/|\.{0,2}\/?[\w-])/i.test(u) && !/^(javascript|data|vbscript):/i.test(u) ? u : '#';
+}
+
+/** Splits `---` front matter off the top; returns [frontMatterLines, bodyLines]. */
+function splitFrontMatter(lines) {
+  if (lines[0] !== '---') return [[], lines];
+  const end = lines.indexOf('---', 1);
+  return end < 0 ? [[], lines] : [lines.slice(1, end), lines.slice(end + 1)];
+}
+
+function wikiLink(raw, embed, linksByRaw) {
+  const link = linksByRaw.get(raw);
+  const [targetAndHeading, alias] = raw.split('|');
+  const [target, heading] = targetAndHeading.split('#');
+  const label = escapeHtml(alias || (target ? target.replace(/\.md$/, '').split('/').pop() : '') + (heading ? ' › ' + heading.replace(/^\^/, '') : ''));
+  if (link && link.resolved_path) {
+    const h = link.heading ? ` data-heading="${escapeHtml(slug(link.heading))}"` : '';
+    return `<a class="wikilink${embed ? ' embed' : ''}" href="#/note/${encodeURI(link.resolved_path)}" data-path="${escapeHtml(link.resolved_path)}"${h} title="${escapeHtml(link.resolved_path)}">${label}</a>`;
+  }
+  if (!target && heading) {
+    return `<a class="wikilink" href="#" data-heading="${escapeHtml(slug(heading))}">${label}</a>`;
+  }
+  return `<span class="wikilink unresolved" title="unresolved: ${escapeHtml(raw)}">${label}</span>`;
+}
+
+/** Inline markup of one line of text (not code). */
+function inline(text, linksByRaw) {
+  const codes = [];
+  let s = text.replace(/`([^`]+)`/g, (_, c) => { codes.push(c); return `\u0000${codes.length - 1}\u0000`; });
+  const wikis = [];
+  s = s.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (_, bang, raw) => { wikis.push([raw, bang === '!']); return `\u0001${wikis.length - 1}\u0001`; });
+  s = escapeHtml(s);
+  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, url) => `<img alt="${alt}" src="${escapeHtml(safeUrl(url))}">`);
+  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) => `<a href="${escapeHtml(safeUrl(url))}" rel="noopener">${label}</a>`);
+  s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
+  s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>').replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, '$1<em>$2</em>');
+  s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
+  s = s.replace(/(^|\s)#([\p{L}][\p{L}\p{N}_/-]*)/gu, '$1<span class="tag">#$2</span>');
+  s = s.replace(/\u0001(\d+)\u0001/g, (_, i) => wikiLink(wikis[i][0], wikis[i][1], linksByRaw));
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${escapeHtml(codes[i])}</code>`);
+}
+
+function renderFrontMatter(lines) {
+  if (!lines.length) return '';
+  const rows = lines.filter(l => l.trim()).map(l => {
+    const m = l.match(/^([\w-]+):\s*(.*)$/);
+    return m ? `<tr><th>${escapeHtml(m[1])}</th><td>${escapeHtml(m[2])}</td></tr>` : `<tr><td colspan="2">${escapeHtml(l)}</td></tr>`;
+  });
+  return `<table class="front-matter">${rows.join('')}</table>`;
+}
+
+/** Markdown text → HTML string. */
+export function renderMarkdown(text, links = []) {
+  const linksByRaw = new Map(links.map(l => [l.raw, l]));
+  const [front, lines] = splitFrontMatter(String(text).replace(/\r\n?/g, '\n').split('\n'));
+  const out = [renderFrontMatter(front)];
+  let i = 0;
+  const isBlank = l => !l.trim();
+  const listItem = l => l.match(/^(\s*)([-*+]|\d+[.)])\s+(.*)$/);
+  while (i < lines.length) {
+    const line = lines[i];
+    if (isBlank(line)) { i++; continue; }
+    const fence = line.match(/^\s*(```|~~~)\s*([\w+-]*)/);
+    if (fence) {
+      const body = [];
+      i++;
+      while (i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i++]);
+      i++;
+      const lang = fence[2] ? ` class="language-${escapeHtml(fence[2])}"` : '';
+      out.push(`<pre><code${lang}>${escapeHtml(body.join('\n'))}</code></pre>`);
+      continue;
+    }
+    const heading = line.match(/^(#{1,6})\s+(.*?)\s*#*\s*$/);
+    if (heading) {
+      const level = heading[1].length;
+      out.push(`<h${level} id="${escapeHtml(slug(heading[2]))}">${inline(heading[2], linksByRaw)}</h${level}>`);
+      i++;
+      continue;
+    }
+    if (/^\s*([-*_])\s*\1\s*\1[\s\1]*$/.test(line)) { out.push('<hr>'); i++; continue; }
+    if (/^\s*>/.test(line)) {
+      const quote = [];
+      while (i < lines.length && /^\s*>/.test(lines[i])) quote.push(lines[i++].replace(/^\s*>\s?/, ''));
+      out.push(`<blockquote>${renderMarkdown(quote.join('\n'), links)}</blockquote>`);
+      continue;
+    }
+    if (line.includes('|') && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
+      const cells = l => l.trim().replace(/^\||\|$/g, '').split('|').map(c => inline(c.trim(), linksByRaw));
+      const head = cells(line);
+      i += 2;
+      const rows = [];
+      while (i < lines.length && lines[i].includes('|') && !isBlank(lines[i])) rows.push(cells(lines[i++]));
+      out.push(`<table><thead><tr>${head.map(c => `<th>${c}</th>`).join('')}</tr></thead><tbody>${rows.map(r => `<tr>${r.map(c => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
+      continue;
+    }
+    if (listItem(line)) {
+      out.push(renderList(lines, i, linksByRaw, n => { i = n; }));
+      continue;
+    }
+    const para = [];
+    while (i < lines.length && !isBlank(lines[i]) && !/^(#{1,6}\s|\s*(```|~~~)|\s*>)/.test(lines[i]) && !listItem(lines[i])) para.push(lines[i++]);
+    out.push(`<p>${para.map(l => inline(l.replace(/\s\^[\w-]+\s*$/, ''), linksByRaw)).join(' ')}</p>`);
+  }
+  return out.join('\n');
+}
+
+/** A (possibly nested) list starting at lines[start]; calls done(nextIndex). */
+function renderList(lines, start, linksByRaw, done) {
+  const first = lines[start].match(/^(\s*)([-*+]|\d+[.)])\s+/);
+  const indent = first[1].length;
+  const ordered = /\d/.test(first[2]);
+  const items = [];
+  let i = start;
+  while (i < lines.length) {
+    const m = lines[i].match(/^(\s*)([-*+]|\d+[.)])\s+(.*)$/);
+    if (m && m[1].length === indent) {
+      const task = m[3].match(/^\[([ xX])\]\s+(.*)$/);
+      const text = task ? `<input type="checkbox" disabled${task[1] !== ' ' ? ' checked' : ''}> ${inline(task[2], linksByRaw)}` : inline(m[3], linksByRaw);
+      items.push([text, '']);
+      i++;
+    } else if (m && m[1].length > indent && items.length) {
+      items[items.length - 1][1] += renderList(lines, i, linksByRaw, n => { i = n; });
+    } else if (!m && lines[i].trim() && /^\s+/.test(lines[i]) && items.length) {
+      items[items.length - 1][0] += ' ' + inline(lines[i].trim(), linksByRaw);
+      i++;
+    } else {
+      break;
+    }
+  }
+  done(i);
+  const tag = ordered ? 'ol' : 'ul';
+  return `<${tag}>${items.map(([t, sub]) => `<li>${t}${sub}</li>`).join('')}</${tag}>`;
+}

@@ -1,0 +1,212 @@
+package io.poimen.memory.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The web UI in real headless Chromium (Debian's chromium and chromium-driver): pick a project, open a note, follow
+ * a wiki-link, search and read a breakdown, submit an edit and see the PR link, watch an agent event arrive live.
+ * Each step saves a screenshot under {@code docs/screenshots/}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WebUiBrowserTest extends HubWebTestBase {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SCREENSHOTS = Path.of("docs/screenshots");
+
+    @Autowired GrcDraftStub grc;
+    ChromeDriver browser;
+    WebDriverWait wait;
+
+    @BeforeAll
+    void startBrowser(@TempDir Path profile) throws IOException {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "needs Debian's chromium and chromium-driver (scripts/test.sh installs them)");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--window-size=1440,1000", "--user-data-dir=" + Files.createDirectories(profile.resolve("chrome")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    void screenshot(String name) throws IOException {
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    WebElement visible(String css) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
+    }
+
+    void waitForTitle(String title) {
+        wait.until(ExpectedConditions.textToBe(By.id("note-title"), title));
+    }
+
+    @Test
+    @Order(1)
+    void picksAProjectAndOpensItsIndexNote() throws IOException {
+        browser.get(base() + "/");
+        wait.until(d -> new Select(d.findElement(By.id("project-select"))).getOptions().size() > 1);
+        new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");
+        visible("#tree a[data-path='projects/poimen/tools/kubectl.md']");
+        wait.until(ExpectedConditions.urlContains("#/note/projects/poimen/index.md"));
+        waitForTitle(browser.findElement(By.cssSelector("#tree a[data-path='projects/poimen/index.md']"))
+                .getAttribute("title"));
+        assertThat(browser.findElements(By.cssSelector("#tree details[data-dir]"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#preview h1"))).isNotEmpty();
+        screenshot("01-vault-project.png");
+    }
+
+    @Test
+    @Order(2)
+    void opensANoteAndFollowsAWikiLink() throws IOException {
+        visible("#tree a[data-path='projects/poimen/tools/kubectl.md']").click();
+        waitForTitle("kubectl debugging commands");
+        assertThat(browser.findElement(By.id("breadcrumbs")).getText()).contains("projects", "poimen", "tools",
+                "kubectl.md");
+        assertThat(browser.findElement(By.cssSelector("#preview h2#describe-a-pod")).getText()).isEqualTo("Describe a pod");
+        assertThat(browser.findElements(By.cssSelector("#backlinks a[data-path='projects/poimen/index.md']"))).hasSize(1);
+        screenshot("02-note.png");
+        WebElement link = visible("#preview a.wikilink[data-path='projects/poimen/debugging/pod-crashes.md']");
+        link.click();
+        waitForTitle("Pod crashes and restarts");
+        assertThat(browser.getCurrentUrl()).endsWith("#/note/projects/poimen/debugging/pod-crashes.md");
+        assertThat(browser.findElement(By.cssSelector("#tree a.current")).getAttribute("data-path"))
+                .isEqualTo("projects/poimen/debugging/pod-crashes.md");
+        assertThat(browser.findElements(By.cssSelector("#backlinks a[data-path='projects/poimen/tools/kubectl.md']")))
+                .hasSize(1);
+        screenshot("03-followed-wiki-link.png");
+    }
+
+    @Test
+    @Order(3)
+    void searchesAndShowsEachResultsScoreBreakdown() throws IOException {
+        WebElement box = browser.findElement(By.id("search-input"));
+        box.clear();
+        box.sendKeys("pod keeps restarting with CrashLoopBackOff");
+        browser.findElement(By.id("search-button")).click();
+        WebElement first = visible("#search-results li.result");
+        assertThat(browser.findElement(By.id("view-browse")).isDisplayed()).as("only one view at a time").isFalse();
+        assertThat(first.findElement(By.cssSelector(".result-link")).getText()).startsWith("projects/poimen/");
+        WebElement breakdown = first.findElement(By.cssSelector(".breakdown"));
+        assertThat(breakdown.getAttribute("data-fusion")).isIn("weighted", "rrf");
+        List<WebElement> rows = breakdown.findElements(By.cssSelector(".branch-row"));
+        assertThat(rows).extracting(r -> r.getAttribute("data-branch"))
+                .containsExactly("semantic", "lexical", "tfidf");
+        List<WebElement> found = breakdown.findElements(By.cssSelector(".branch-row:not(.missing)"));
+        assertThat(found).isNotEmpty();
+        double contributions = 0;
+        for (WebElement row : found) {
+            contributions += Double.parseDouble(row.findElement(By.cssSelector(".contribution")).getText());
+            String width = row.findElement(By.cssSelector(".fill")).getAttribute("style");
+            assertThat(width).matches(".*width: \\d+(\\.\\d+)?%.*");
+        }
+        assertThat(contributions).isPositive();
+        assertThat(breakdown.findElements(By.cssSelector(".stacked .seg"))).hasSameSizeAs(found);
+        assertThat(breakdown.findElement(By.cssSelector(".reason")).getText()).isNotBlank();
+        screenshot("04-search-breakdown.png");
+    }
+
+    @Test
+    @Order(4)
+    void submitsAnEditForReviewAndShowsThePullRequestLink() throws IOException {
+        browser.get(base() + "/#/note/projects/poimen/tools/helm.md");
+        wait.until(d -> !d.findElement(By.id("note-title")).getText().isBlank());
+        visible("#edit-button").click();
+        WebElement editor = visible("#editor");
+        assertThat(editor.getAttribute("value")).contains("helm");
+        editor.sendKeys("\n\n## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
+        WebElement message = browser.findElement(By.id("edit-message"));
+        message.clear();
+        message.sendKeys("Add rollback section");
+        screenshot("05-edit-mode.png");
+        browser.findElement(By.id("submit-review")).click();
+        WebElement pr = visible("#pr-link");
+        Map<String, Object> sent = grc.requests().get(grc.requests().size() - 1);
+        assertThat(sent).containsEntry("document_path", "projects/poimen/tools/helm.md")
+                .containsEntry("message", "Add rollback section");
+        assertThat((String) sent.get("content")).contains("## Rollback", "helm rollback");
+        assertThat(pr.getAttribute("href")).startsWith("http://forgejo.test/team/vault/pulls/");
+        assertThat(pr.getText()).startsWith("Pull request #");
+        assertThat(browser.findElement(By.id("review-result")).getText()).contains("edit/local/");
+        screenshot("06-submitted-for-review.png");
+    }
+
+    @Test
+    @Order(5)
+    void showsAgentEventsArrivingLive() throws Exception {
+        browser.findElement(By.id("tab-agents")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("stream-status"), "live"));
+        assertThat(browser.findElement(By.id("view-search")).isDisplayed()).isFalse();
+        HttpClient http = HttpClient.newHttpClient();
+        String session = "ui-" + System.nanoTime();
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(base() + "/memory/agents/events"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("""
+                        {"agent_id":"fixer-bot","session_id":"%s","type":"tool_invoked",
+                         "payload":{"tool_name":"kubectl","args":["logs","api-7f9","--previous"]}}""".formatted(session)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).isEqualTo(201);
+        String id = new com.fasterxml.jackson.databind.ObjectMapper().readTree(posted.body()).get("id").asText();
+        WebElement event = visible(".agent-event[data-id='" + id + "']");
+        assertThat(event.getText()).contains("tool_invoked", "fixer-bot", "kubectl");
+        HttpResponse<String> query = http.send(HttpRequest.newBuilder(URI.create(base() + "/memory/query"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("""
+                        {"project":"poimen","query":"how do I read logs of the crashed container","top_k":3,
+                         "agent_id":"fixer-bot","session_id":"%s"}""".formatted(session)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(query.statusCode()).isEqualTo(200);
+        WebElement retrieved = visible(".agent-event[data-type='memory_retrieved']");
+        assertThat(retrieved.getText()).contains("how do I read logs of the crashed container");
+        assertThat(retrieved.findElements(By.cssSelector(".chunks li"))).isNotEmpty();
+        List<WebElement> timeline = browser.findElements(By.cssSelector("#agent-timeline > li.agent-event"));
+        assertThat(timeline.get(0).getAttribute("data-type")).as("newest first").isEqualTo("memory_retrieved");
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
+        screenshot("07-agent-workspace-live.png");
+    }
+}
