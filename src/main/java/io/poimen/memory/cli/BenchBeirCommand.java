@@ -40,7 +40,7 @@ public class BenchBeirCommand implements Callable<Integer> {
     Path policy;
 
     @Unmatched
-    List<String> springArgs = List.of();
+    List<String> springArgs = new java.util.ArrayList<>();
 
     @Override
     public Integer call() throws Exception {

@@ -27,7 +27,7 @@ public class IngestCommand implements Callable<Integer> {
     boolean listUnresolved;
 
     @Unmatched
-    List<String> springArgs = List.of();
+    List<String> springArgs = new java.util.ArrayList<>();
 
     @Override
     public Integer call() {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "serve", description = "Start the hub (default).")
 public class ServeCommand implements Runnable {
     @Unmatched
-    List<String> springArgs = List.of();
+    List<String> springArgs = new java.util.ArrayList<>();
 
     @Override
     public void run() {
