@@ -27,8 +27,8 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  EmbeddingAvailability embedding) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding);
+                                  EmbeddingAvailability embedding, NoteStore notes) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, notes);
     }
 
     @Bean

@@ -30,7 +30,7 @@ import org.apache.camel.ExchangeProperty;
 
 /**
  * The steps of the query route around the branch multicast: read and check the request, normalise and route
- * the query, scope it by the wiki graph; after fusion, boost, de-duplicate, cut to top-k and the token budget.
+ * the query, scope it by the wiki graph; after fusion, de-duplicate, cut to top-k and the token budget.
  */
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
@@ -86,7 +86,7 @@ public class QueryPipeline {
         return ctx;
     }
 
-    /** Step 4 (after fusion): metadata boosts, tag filter, near-duplicates, top-k, token budget, stable order. */
+    /** Step 4 (after fusion): tag filter, near-duplicates, top-k, token budget, stable order. */
     public QueryResponse select(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
         RetrievalSettings s = ctx.settings;
@@ -104,12 +104,11 @@ public class QueryPipeline {
             items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
                     chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
         }
-        MetadataBooster booster = new MetadataBooster(s.keyTermBoost(), s.categoryBoost(),
-                new io.poimen.memory.retrieval.query.QueryIntent());
+        // the boosts were applied to the TF-IDF branch's scores; here they are only reported
+        MetadataBooster booster = BranchSearches.booster(s);
         Map<String, MetadataBooster.Boost> boosts = new HashMap<>();
         items.forEach(i -> boosts.put(i.chunkId(), booster.boost(ctx.query, i)));
-        List<SelectionItem> boosted = booster.apply(ctx.query, items);
-        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard()).deduplicate(boosted).kept();
+        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard()).deduplicate(items).kept();
         TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         List<QueryResponse.Result> results = selection.selected().stream()
                 .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),
@@ -136,7 +135,7 @@ public class QueryPipeline {
         for (Branch b : Branch.values()) {
             weights.putIfAbsent(b.key(), fs.weight(b));
         }
-        String reason = fused.reason() + (boost.fired().isEmpty() ? "" : "; boosts " + boost.fired());
+        String reason = fused.reason() + (boost.fired().isEmpty() ? "" : "; tfidf boosts " + boost.fired());
         return new QueryResponse.Result(chunk.id(), chunk.path(), chunk.heading(), chunk.breadcrumb(), chunk.text(),
                 item.score(), new QueryResponse.Breakdown(fused.fusion(), weights, parts, fused.score(),
                 boost.factor(), boost.fired(), reason));
