@@ -21,10 +21,12 @@ public class ErrorResponses {
         int status;
         String code;
         String message;
+        String reason = null;
         if (e instanceof ApiException api) {
             status = api.status();
             code = api.code();
             message = api.getMessage();
+            reason = api.reason();
         } else if (e instanceof JsonProcessingException || e instanceof IllegalArgumentException) {
             status = 400;
             code = "bad_request";
@@ -41,6 +43,9 @@ public class ErrorResponses {
         Map<String, String> body = new LinkedHashMap<>();
         body.put("error", code);
         body.put("message", message);
+        if (reason != null) {
+            body.put("reason", reason);
+        }
         return body;
     }
 }
