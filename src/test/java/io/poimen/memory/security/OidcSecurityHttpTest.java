@@ -54,7 +54,7 @@ import org.springframework.util.FileSystemUtils;
         "spring.datasource.url=jdbc:h2:mem:security-it;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;DEFAULT_NULL_ORDERING=HIGH",
         "poimen.vault.ingest-on-startup=true",
         "camel.main.routes-reload-enabled=false"})
-class OidcSecurityIT {
+class OidcSecurityHttpTest {
     static final String ISSUER = "poimen-test";
     static final Path VAULT = Path.of("target/it-security/vault");
     static final MockOAuth2Server OAUTH = new MockOAuth2Server();
