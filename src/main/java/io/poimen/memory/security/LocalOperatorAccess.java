@@ -2,8 +2,21 @@ package io.poimen.memory.security;
 
 import org.apache.camel.Exchange;
 
-/** The embedded no-auth mode: every request is the local operator, and every check passes. */
+/**
+ * The embedded no-auth mode: every request is the local operator and every access check passes; vault paths are
+ * still checked for safety (traversal, symlinks out of the vault) when a guard is given.
+ */
 public class LocalOperatorAccess implements CallerResolver, AccessChecks {
+    private final VaultPathGuard paths;
+
+    public LocalOperatorAccess() {
+        this(null);
+    }
+
+    public LocalOperatorAccess(VaultPathGuard paths) {
+        this.paths = paths;
+    }
+
     @Override
     public Caller caller(Exchange exchange) {
         return Caller.LOCAL_OPERATOR;
@@ -11,16 +24,24 @@ public class LocalOperatorAccess implements CallerResolver, AccessChecks {
 
     @Override
     public void requireRead(Caller caller, String vaultPath, String traceId) {
-        // no-auth mode on loopback: nothing to check
+        checkPath(vaultPath);
     }
 
     @Override
     public void requireWrite(Caller caller, String vaultPath, String traceId) {
-        // no-auth mode on loopback: nothing to check
+        checkPath(vaultPath);
     }
 
     @Override
     public void requireAdmin(Caller caller, String traceId) {
-        // no-auth mode on loopback: nothing to check
+        // no-auth mode on loopback: the local operator is the admin
+    }
+
+    private void checkPath(String vaultPath) {
+        if (paths != null) {
+            paths.resolve(vaultPath);
+        } else {
+            VaultPathGuard.check(vaultPath);
+        }
     }
 }

@@ -1,32 +1,165 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.PoimenProperties;
+import jakarta.servlet.DispatcherType;
+import java.nio.file.Path;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.spring.boot.CamelContextConfiguration;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
 
-/** HTTP security: stateless, no CSRF (bearer tokens, no cookies). */
+/**
+ * HTTP security and access control. {@code poimen.security.mode=none} (embedded default, loopback only): permit
+ * all, the caller is the local operator. {@code oidc}: every request except health and info needs a valid bearer
+ * JWT; 401/403 from the filter chain are JSON. Both: stateless, no CSRF (bearer tokens, no cookies), every request
+ * gets a trace id ({@code X-Trace-Id}).
+ */
 @Configuration
+@EnableConfigurationProperties(SecuritySettings.class)
 public class SecurityConfig {
+    private static final String MODE = "poimen.security.mode";
 
-    @Bean
-    LocalOperatorAccess localOperatorAccess() {
-        return new LocalOperatorAccess();
+    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress) {
+        SecurityModeGuard.check(settings, serverAddress);
     }
 
     @Bean
-    @ConditionalOnWebApplication
-    SecurityFilterChain api(HttpSecurity http) throws Exception {
-        return http
-                .csrf(c -> c.disable())
-                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .authorizeHttpRequests(a -> a.anyRequest().permitAll())
-                .httpBasic(b -> b.disable())
-                .formLogin(f -> f.disable())
-                .cors(Customizer.withDefaults())
-                .build();
+    RolePolicy rolePolicy(@Value("${poimen.policies.dir:policies}") Path policiesDir) {
+        return new RolePolicy(policiesDir);
+    }
+
+    @Bean
+    VaultPathGuard vaultPathGuard(PoimenProperties props) {
+        return new VaultPathGuard(props.vault().path());
+    }
+
+    @Bean
+    RbacEngine rbacEngine(PoimenProperties props, @Value("${poimen.policies.dir:policies}") Path policiesDir,
+                          RolePolicy roles) {
+        return new RbacEngine(new PolicyStore(props.vault().path(), policiesDir), roles);
+    }
+
+    @Bean
+    AuditedAccess auditedAccess(RbacEngine engine, ProducerTemplate producer) {
+        return new AuditedAccess(engine, new AuditLog(producer));
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.NONE, matchIfMissing = true)
+    LocalOperatorAccess localOperatorAccess(VaultPathGuard paths) {
+        return new LocalOperatorAccess(paths);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
+    OidcCallerResolver oidcCallerResolver() {
+        return new OidcCallerResolver();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
+    OidcAccessChecks oidcAccessChecks(AuditedAccess access, VaultPathGuard paths) {
+        return new OidcAccessChecks(access, paths);
+    }
+
+    @Bean
+    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access) {
+        return new QueryAccess(callers, access);
+    }
+
+    @Bean
+    AccessEndpoints accessEndpoints(CallerResolver callers, AccessChecks checks, AuditedAccess access,
+                                    VaultPathGuard paths) {
+        return new AccessEndpoints(callers, checks, access, paths);
+    }
+
+    @Bean
+    ArrayColumnRowMapperFactory arrayColumnRowMappers() {
+        return new ArrayColumnRowMapperFactory();
+    }
+
+    @Bean
+    AuditQuery auditQuery() {
+        return new AuditQuery();
+    }
+
+    @Bean
+    CamelContextConfiguration requestSecurityRoutePolicy() {
+        return new CamelContextConfiguration() {
+            @Override
+            public void beforeApplicationStart(CamelContext camelContext) {
+                camelContext.addRoutePolicyFactory(RequestSecurityRoutePolicy.factory());
+            }
+
+            @Override
+            public void afterApplicationStart(CamelContext camelContext) {
+                // nothing to do once started
+            }
+        };
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
+    JwtDecoder jwtDecoder(SecuritySettings settings) {
+        return JwtDecoders.create(settings);
+    }
+
+    /** The servlet side; absent when the hub runs without a web server (CLI commands, NONE-web tests). */
+    @Configuration
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    static class WebSecurity {
+
+        @Bean
+        FilterRegistrationBean<TraceIdFilter> traceIdFilter() {
+            FilterRegistrationBean<TraceIdFilter> reg = new FilterRegistrationBean<>(new TraceIdFilter());
+            reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+            return reg;
+        }
+
+        @Bean
+        @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.NONE, matchIfMissing = true)
+        SecurityFilterChain openApi(HttpSecurity http) throws Exception {
+            return common(http).authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
+        }
+
+        @Bean
+        @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
+        SecurityFilterChain oidcApi(HttpSecurity http, JwtDecoder decoder, RolePolicy roles) throws Exception {
+            JsonAuthenticationEntryPoint json = new JsonAuthenticationEntryPoint();
+            return common(http)
+                    .authorizeHttpRequests(a -> a
+                            // the REQUEST dispatch was authenticated; ASYNC only writes the Camel route's answer
+                            .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
+                            .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                            .anyRequest().authenticated())
+                    .oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder))
+                            .authenticationEntryPoint(json).accessDeniedHandler(json))
+                    .exceptionHandling(e -> e.authenticationEntryPoint(json).accessDeniedHandler(json))
+                    .addFilterAfter(new CallerFilter(new JwtCallerFactory(roles)), BearerTokenAuthenticationFilter.class)
+                    .build();
+        }
+
+        private static HttpSecurity common(HttpSecurity http) throws Exception {
+            return http
+                    .csrf(c -> c.disable())
+                    .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                    .httpBasic(b -> b.disable())
+                    .formLogin(f -> f.disable())
+                    .anonymous(a -> a.disable())
+                    .cors(Customizer.withDefaults());
+        }
     }
 }

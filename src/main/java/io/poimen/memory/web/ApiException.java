@@ -4,11 +4,18 @@ package io.poimen.memory.web;
 public class ApiException extends RuntimeException {
     private final int status;
     private final String code;
+    private final String reason;
 
     public ApiException(int status, String code, String message) {
+        this(status, code, message, null);
+    }
+
+    /** @param reason machine-readable detail added to the body as {@code "reason"} (e.g. an access decision's) */
+    public ApiException(int status, String code, String message, String reason) {
         super(message);
         this.status = status;
         this.code = code;
+        this.reason = reason;
     }
 
     public static ApiException badRequest(String message) {
@@ -29,5 +36,10 @@ public class ApiException extends RuntimeException {
 
     public String code() {
         return code;
+    }
+
+    /** Null when the error has no reason code. */
+    public String reason() {
+        return reason;
     }
 }

@@ -22,10 +22,12 @@ public class ErrorResponses {
         int status;
         String code;
         String message;
+        String reason = null;
         if (e instanceof ApiException api) {
             status = api.status();
             code = api.code();
             message = api.getMessage();
+            reason = api.reason();
         } else if (e instanceof DataAccessException || e instanceof java.sql.SQLException) {
             status = 503;
             code = "store_unavailable";
@@ -47,6 +49,9 @@ public class ErrorResponses {
         Map<String, String> body = new LinkedHashMap<>();
         body.put("error", code);
         body.put("message", message);
+        if (reason != null) {
+            body.put("reason", reason);
+        }
         return body;
     }
 }

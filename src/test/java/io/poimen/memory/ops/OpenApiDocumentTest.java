@@ -45,6 +45,6 @@ class OpenApiDocumentTest {
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(response.getBody()).contains("poimen_ingest_lag_seconds").contains("poimen_query_fusion_seconds");
-        assertThat(response.getHeaders().getFirst(TraceIdFilter.RESPONSE_HEADER)).matches("[0-9a-f]{32}");
+        assertThat(response.getHeaders().getFirst(io.poimen.memory.security.TraceIds.RESPONSE_HEADER)).matches("[0-9a-f]{32}");
     }
 }

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.memory.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,17 +12,17 @@ class TraceIdFilterTest {
 
     @Test
     void takesTheTraceIdOfAW3cTraceparent() {
-        assertThat(TraceIdFilter.traceId("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+        assertThat(TraceIds.fromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
                 .isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
     }
 
     @Test
     void makesAFreshIdForAMissingMalformedOrAllZeroTraceparent() {
-        assertThat(TraceIdFilter.traceId(null)).matches("[0-9a-f]{32}");
-        assertThat(TraceIdFilter.traceId("garbage")).matches("[0-9a-f]{32}");
-        String zero = TraceIdFilter.traceId("00-" + "0".repeat(32) + "-00f067aa0ba902b7-01");
+        assertThat(TraceIds.fromTraceparent(null)).matches("[0-9a-f]{32}");
+        assertThat(TraceIds.fromTraceparent("garbage")).matches("[0-9a-f]{32}");
+        String zero = TraceIds.fromTraceparent("00-" + "0".repeat(32) + "-00f067aa0ba902b7-01");
         assertThat(zero).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));
-        assertThat(TraceIdFilter.traceId(null)).isNotEqualTo(TraceIdFilter.traceId(null));
+        assertThat(TraceIds.fromTraceparent(null)).isNotEqualTo(TraceIds.fromTraceparent(null));
     }
 
     @Test
@@ -40,8 +40,8 @@ class TraceIdFilterTest {
         });
 
         assertThat(seen[0]).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
-        assertThat(response.getHeader(TraceIdFilter.RESPONSE_HEADER)).isEqualTo(seen[0]);
-        assertThat(request.getAttribute(TraceIdFilter.MDC_KEY)).isEqualTo(seen[0]);
+        assertThat(response.getHeader(TraceIds.RESPONSE_HEADER)).isEqualTo(seen[0]);
+        assertThat(request.getAttribute(TraceIds.ATTRIBUTE)).isEqualTo(seen[0]);
         assertThat(MDC.get(TraceIdFilter.MDC_KEY)).isNull();
     }
 }

@@ -1,0 +1,54 @@
+package io.poimen.memory.security;
+
+import java.util.List;
+import java.util.Objects;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
+
+/**
+ * The bearer-token decoder: Nimbus against the issuer's JWKS (from discovery, or an explicit URI), RS256 and ES256
+ * only, so {@code alg: none} and HS256 signed with the public key are rejected before any key is tried. A token
+ * with an unknown {@code kid} makes Nimbus refetch the JWKS, so the issuer can rotate keys without a restart.
+ * Claims checked: {@code exp} present and not passed, {@code nbf} reached (both with the configured skew),
+ * {@code iss} equal to the issuer, {@code aud} containing the audience.
+ */
+public final class JwtDecoders {
+    private JwtDecoders() {
+    }
+
+    /** Lazy: discovery and the first JWKS fetch happen on the first token, so a slow issuer does not block start. */
+    public static JwtDecoder create(SecuritySettings s) {
+        return new SupplierJwtDecoder(() -> build(s));
+    }
+
+    static NimbusJwtDecoder build(SecuritySettings s) {
+        NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder = s.jwkSetUri() != null
+                ? NimbusJwtDecoder.withJwkSetUri(s.jwkSetUri())
+                : NimbusJwtDecoder.withIssuerLocation(s.issuerUri());
+        NimbusJwtDecoder decoder = builder.jwsAlgorithms(a -> {
+            a.clear();
+            a.add(SignatureAlgorithm.RS256);
+            a.add(SignatureAlgorithm.ES256);
+        }).build();
+        decoder.setJwtValidator(validator(s));
+        return decoder;
+    }
+
+    static OAuth2TokenValidator<Jwt> validator(SecuritySettings s) {
+        return new DelegatingOAuth2TokenValidator<>(List.of(
+                new JwtClaimValidator<Object>(JwtClaimNames.EXP, Objects::nonNull),
+                new JwtTimestampValidator(s.clockSkew()),
+                new JwtIssuerValidator(s.issuer()),
+                new JwtClaimValidator<List<String>>(JwtClaimNames.AUD,
+                        aud -> aud != null && aud.contains(s.audience()))));
+    }
+}

@@ -1,0 +1,28 @@
+package io.poimen.memory.security;
+
+import java.util.Map;
+
+/**
+ * {@code policies/default.yaml}.
+ *
+ * @param sharedPublic  {@code default_access: public} (shared notes without a policy readable by every caller) or
+ *                      {@code deny}
+ * @param projectPublic {@code project_default: public} or {@code deny} (a project without {@code _access.yaml})
+ * @param writeMinRole  role needed (or outranked) for every write action
+ */
+public record PolicyDefaults(boolean sharedPublic, boolean projectPublic, String writeMinRole) {
+
+    public static PolicyDefaults fromYaml(Map<String, Object> yaml) {
+        return new PolicyDefaults(openOrDeny(yaml, "default_access", "public"),
+                openOrDeny(yaml, "project_default", "deny"), Yamls.string(yaml, "write_min_role", "editor"));
+    }
+
+    private static boolean openOrDeny(Map<String, Object> yaml, String key, String fallback) {
+        String v = Yamls.string(yaml, key, fallback);
+        return switch (v) {
+            case "public" -> true;
+            case "deny" -> false;
+            default -> throw new IllegalArgumentException(key + " must be public or deny, got " + v);
+        };
+    }
+}

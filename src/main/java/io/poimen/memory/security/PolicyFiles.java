@@ -1,0 +1,74 @@
+package io.poimen.memory.security;
+
+import io.poimen.memory.config.WatchedYamlFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Access-policy YAML files, re-read when their modification time or size changes (one stat per lookup, so an edit
+ * applies to the next request). Unlike {@link WatchedYamlFile}, a file that stops parsing does NOT keep its last
+ * good content: it becomes {@link Loaded#unparseable}, and the caller denies (fail closed).
+ */
+final class PolicyFiles {
+    private static final Logger log = LoggerFactory.getLogger(PolicyFiles.class);
+
+    /** A policy file's state: absent, parsed (value), or unparseable (error). */
+    record Loaded<T>(T value, String error, boolean present) {
+        boolean unparseable() {
+            return present && error != null;
+        }
+    }
+
+    private record Entry(FileTime modified, long size, Loaded<?> loaded) {
+    }
+
+    private final Map<Path, Entry> cache = new ConcurrentHashMap<>();
+
+    @SuppressWarnings("unchecked")
+    <T> Loaded<T> load(Path file, Function<Map<String, Object>, T> parser) {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            cache.remove(file);
+            return new Loaded<>(null, null, false);
+        } catch (IOException e) {
+            return unreadable(file, e);
+        }
+        if (!attrs.isRegularFile()) {
+            return report(file, new Loaded<>(null, "not a regular file", true));
+        }
+        Entry e = cache.get(file);
+        if (e != null && e.modified().equals(attrs.lastModifiedTime()) && e.size() == attrs.size()) {
+            return (Loaded<T>) e.loaded();
+        }
+        Loaded<T> loaded;
+        try {
+            loaded = new Loaded<>(parser.apply(WatchedYamlFile.read(file)), null, true);
+            log.debug("loaded access policy {}", file);
+        } catch (IOException | RuntimeException ex) {
+            loaded = report(file, new Loaded<>(null, ex.getMessage() == null ? ex.toString() : ex.getMessage(), true));
+        }
+        cache.put(file, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
+        return loaded;
+    }
+
+    private static <T> Loaded<T> unreadable(Path file, IOException e) {
+        return report(file, new Loaded<>(null, "unreadable: " + e.getMessage(), true));
+    }
+
+    private static <T> Loaded<T> report(Path file, Loaded<T> loaded) {
+        log.error("access policy {} does not parse; access it governs is DENIED until it is fixed: {}", file,
+                loaded.error());
+        return loaded;
+    }
+}

@@ -1,0 +1,61 @@
+package io.poimen.memory.security;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Refuses unsafe security settings at start: {@code none} only on a loopback {@code server.address}, {@code oidc}
+ * only with an issuer (discovery URI, or JWKS URI plus expected issuer). An unset address means every interface,
+ * which is not loopback.
+ */
+public final class SecurityModeGuard {
+    private static final Logger log = LoggerFactory.getLogger(SecurityModeGuard.class);
+
+    private SecurityModeGuard() {
+    }
+
+    /** @throws IllegalStateException with the reason and the fix when the hub must not start */
+    public static void check(SecuritySettings s, String serverAddress) {
+        switch (s.mode()) {
+            case SecuritySettings.NONE -> {
+                if (!isLoopback(serverAddress)) {
+                    throw new IllegalStateException("poimen.security.mode=none (no authentication) is allowed only "
+                            + "when server.address is a loopback address, but server.address is "
+                            + (serverAddress == null || serverAddress.isBlank() ? "unset (all interfaces)" : serverAddress)
+                            + ". Set poimen.security.mode=oidc with poimen.security.issuer-uri, "
+                            + "or bind to 127.0.0.1.");
+                }
+                log.warn("""
+
+                        ************************************************************************
+                        *  AUTHENTICATION IS OFF (poimen.security.mode=none).                  *
+                        *  Every request is the local operator and no access policy applies.   *
+                        *  Allowed only because the hub listens on loopback ({}).
+                        *  Use poimen.security.mode=oidc for anything shared.                  *
+                        ************************************************************************""",
+                        serverAddress);
+            }
+            case SecuritySettings.OIDC -> {
+                if (s.issuerUri() == null && (s.jwkSetUri() == null || s.issuer() == null)) {
+                    throw new IllegalStateException("poimen.security.mode=oidc needs an issuer: set "
+                            + "poimen.security.issuer-uri (OIDC discovery), or poimen.security.jwk-set-uri together "
+                            + "with poimen.security.issuer (env POIMEN_OIDC_ISSUER_URI in the prod profile).");
+                }
+            }
+            default -> throw new IllegalStateException("poimen.security.mode must be none or oidc, got " + s.mode());
+        }
+    }
+
+    static boolean isLoopback(String address) {
+        if (address == null || address.isBlank()) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(address.trim()).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.poimen.memory.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.web.ErrorResponses;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The audit routes of {@code routes/audit.camel.yaml} (camel-sql insert and the filtered select) on a real
+ * database: the same contract on H2 and on PostgreSQL, whose array columns differ. The REST verbs are left out
+ * (no HTTP server here); {@code routes/errors.camel.yaml} gives the error handling.
+ */
+abstract class AuditRouteContract {
+    static final Caller ALICE = new Caller("alice", "alice", null, List.of("data-team", "x-team"), List.of("viewer"),
+            List.of(), false);
+    static final Caller BOB = new Caller("bob", "bob", null, List.of(), List.of("editor"), List.of(), false);
+    @TempDir Path tmp;
+    CamelContext camel;
+    ProducerTemplate producer;
+    DataSource dataSource;
+
+    abstract DataSource database();
+
+    @BeforeEach
+    void routes() throws Exception {
+        dataSource = database();
+        camel = new DefaultCamelContext();
+        camel.getRegistry().bind("dataSource", dataSource);
+        camel.getRegistry().bind("errorResponses", new ErrorResponses());
+        camel.getRegistry().bind("auditQuery", new AuditQuery());
+        camel.getRegistry().bind("arrayColumnRowMappers", new ArrayColumnRowMapperFactory());
+        LocalOperatorAccess local = new LocalOperatorAccess();
+        camel.getRegistry().bind("accessEndpoints", new AccessEndpoints(local, local, null, null));
+        for (String file : List.of("routes/errors.camel.yaml", "routes/audit.camel.yaml")) {
+            PluginHelper.getRoutesLoader(camel).loadRoutes(
+                    ResourceHelper.resolveMandatoryResource(camel, "file:" + withoutRest(Path.of(file))));
+        }
+        camel.start();
+        producer = camel.createProducerTemplate();
+    }
+
+    @AfterEach
+    void stop() {
+        camel.stop();
+    }
+
+    Path withoutRest(Path file) throws IOException {
+        List<Map<String, Object>> items = new Yaml().load(Files.readString(file));
+        items.removeIf(i -> i.containsKey("rest") || i.containsKey("restConfiguration"));
+        Path out = tmp.resolve(file.getFileName());
+        Files.writeString(out, new Yaml().dump(items));
+        return out;
+    }
+
+    JsonNode query(Map<String, Object> headers) throws IOException {
+        Exchange ex = producer.request("direct:audit-query", e -> e.getMessage().getHeaders().putAll(headers));
+        return new ObjectMapper().readTree(ex.getMessage().getBody(String.class));
+    }
+
+    @Test
+    void writesEveryDecisionInOneBatchAndFiltersThemBack() throws IOException {
+        AuditLog log = new AuditLog(producer);
+        log.record(ALICE, List.of(
+                new AccessDecision(VaultResource.project("poimen"), Action.READ, false, "not_in_allowed_groups"),
+                new AccessDecision(VaultResource.skill("SKILL-testing"), Action.READ, true, "access_level_public")),
+                "trace-a");
+        log.record(BOB, List.of(new AccessDecision(VaultResource.project("ml-training"), Action.WRITE, true,
+                "owner_group")), "trace-b");
+
+        List<Map<String, Object>> rows = new JdbcTemplate(dataSource)
+                .queryForList("select user_id, resource_type, action, decision, reason, trace_id from rbac_audit_log"
+                        + " order by id");
+        assertThat(rows).extracting(r -> r.get("user_id") + "/" + r.get("resource_type") + "/" + r.get("action") + "/"
+                + r.get("decision") + "/" + r.get("reason") + "/" + r.get("trace_id")).containsExactly(
+                "alice/project/read/deny/not_in_allowed_groups/trace-a",
+                "alice/skill/read/allow/access_level_public/trace-a",
+                "bob/project/write/allow/owner_group/trace-b");
+
+        JsonNode all = query(Map.of());
+        assertThat(all).hasSize(3);
+        assertThat(all.get(0).path("user_id").asText()).as("newest first").isEqualTo("bob");
+        assertThat(all.get(0).path("user_groups").isArray()).isTrue();
+        assertThat(all.get(0).path("user_groups")).isEmpty();
+        assertThat(all.get(2).path("user_groups").toString()).isEqualTo("[\"data-team\",\"x-team\"]");
+        assertThat(all.get(2).path("timestamp").asText()).endsWith("Z");
+
+        Map<String, Object> filter = new HashMap<>();
+        filter.put("user", "alice");
+        filter.put("decision", "deny");
+        JsonNode denied = query(filter);
+        assertThat(denied).singleElement().satisfies(e -> assertThat(e.path("resource_name").asText())
+                .isEqualTo("poimen"));
+        assertThat(query(Map.of("resource", "ml-training"))).singleElement()
+                .satisfies(e -> assertThat(e.path("user_id").asText()).isEqualTo("bob"));
+        assertThat(query(Map.of("limit", "1"))).hasSize(1);
+        assertThat(query(Map.of("since", "2999-01-01"))).isEmpty();
+        assertThat(query(Map.of("limit", "5000")).path("error").asText()).isEqualTo("bad_request");
+    }
+}

@@ -1,0 +1,158 @@
+package io.poimen.memory.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.util.FileSystemUtils;
+
+/** The notes' algorithm and reason codes on the example vault's policies, plus the fail-closed cases. */
+class RbacEngineTest {
+    static final Caller CHARLIE = caller("charlie", List.of("platform-team", "devops-team"), List.of("viewer"));
+    static final Caller ALICE = caller("alice", List.of("data-team"), List.of("viewer"));
+    static final Caller BOB = caller("bob", List.of("ml-team"), List.of("editor"));
+
+    @TempDir Path tmp;
+    Path vault;
+    Path policies;
+    RbacEngine engine;
+
+    static Caller caller(String sub, List<String> groups, List<String> roles) {
+        List<String> perms = List.copyOf(RoleModel.defaults().permissionsOf(roles));
+        return new Caller(sub, sub, null, groups, roles, perms, false);
+    }
+
+    @BeforeEach
+    void exampleVault() throws IOException {
+        vault = tmp.resolve("vault");
+        policies = tmp.resolve("policies");
+        FileSystemUtils.copyRecursively(Path.of("examples/vault"), vault);
+        FileSystemUtils.copyRecursively(Path.of("policies"), policies);
+        engine = new RbacEngine(new PolicyStore(vault, policies), new RolePolicy(policies));
+    }
+
+    AccessDecision read(Caller c, VaultResource r) {
+        return engine.check(c, r, Action.READ);
+    }
+
+    @Test
+    void theNotesScenarios() {
+        assertThat(read(CHARLIE, VaultResource.project("poimen")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason).containsExactly(true, "in_allowed_group");
+        assertThat(read(ALICE, VaultResource.project("poimen")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason)
+                .containsExactly(false, "not_in_allowed_groups");
+        assertThat(read(CHARLIE, VaultResource.skill("SKILL-private-debug")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason)
+                .containsExactly(false, "not_in_owner_group");
+        assertThat(read(BOB, VaultResource.skill("SKILL-private-debug")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason).containsExactly(true, "owner_group");
+        assertThat(read(ALICE, VaultResource.project("rust-guide")).reason()).isEqualTo("access_level_public");
+        assertThat(read(ALICE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("access_level_public");
+    }
+
+    @Test
+    void requiredPermissionComesFromTheTokenOrTheRoles() {
+        // SKILL-kubernetes-debugging requires skill:read; viewer grants it through role_permissions
+        assertThat(read(CHARLIE, VaultResource.skill("SKILL-kubernetes-debugging")).allowed()).isTrue();
+        Caller noRoles = new Caller("eve", "eve", null, List.of("platform-team"), List.of(), List.of(), false);
+        assertThat(read(noRoles, VaultResource.skill("SKILL-kubernetes-debugging")).reason())
+                .isEqualTo("permission_required: skill:read");
+        Caller tokenPermission = new Caller("eve", "eve", null, List.of("platform-team"), List.of(),
+                List.of("skill:read"), false);
+        assertThat(read(tokenPermission, VaultResource.skill("SKILL-kubernetes-debugging")).allowed()).isTrue();
+    }
+
+    @Test
+    void requiredRoleIsMetByAHigherRoleOnly() throws IOException {
+        Files.writeString(vault.resolve("projects/poimen/_access.yaml"), """
+                project: poimen
+                owner_group: platform-team
+                access_level: group
+                allowed_groups: [platform-team, ml-team]
+                required_role: editor
+                """);
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).reason()).isEqualTo("role_requirement_failed: need editor");
+        assertThat(read(BOB, VaultResource.project("poimen")).reason()).isEqualTo("in_allowed_group");
+        Caller admin = caller("dana", List.of("platform-team"), List.of("admin"));
+        assertThat(read(admin, VaultResource.project("poimen")).allowed()).isTrue();
+    }
+
+    @Test
+    void writeNeedsReadAccessAndTheWriteRoleAndWriteGroups() throws IOException {
+        assertThat(engine.check(CHARLIE, VaultResource.project("poimen"), Action.WRITE).reason())
+                .isEqualTo("role_requirement_failed: need editor");
+        Caller editor = caller("carol", List.of("devops-team"), List.of("editor"));
+        assertThat(engine.check(editor, VaultResource.project("poimen"), Action.WRITE))
+                .extracting(AccessDecision::allowed, AccessDecision::reason).containsExactly(true, "in_allowed_group");
+        assertThat(engine.check(BOB, VaultResource.project("poimen"), Action.WRITE).reason())
+                .isEqualTo("not_in_allowed_groups");
+        Files.writeString(vault.resolve("projects/poimen/_access.yaml"), """
+                project: poimen
+                access_level: group
+                allowed_groups: [platform-team, devops-team]
+                write_groups: [platform-team]
+                """);
+        assertThat(engine.check(editor, VaultResource.project("poimen"), Action.WRITE).reason())
+                .isEqualTo("not_in_write_groups");
+    }
+
+    @Test
+    void adminNeedsTheAdminRoleOrPermission() {
+        assertThat(engine.check(CHARLIE, VaultResource.endpoint("/memory/audit"), Action.ADMIN).reason())
+                .isEqualTo("role_requirement_failed: need admin");
+        assertThat(engine.check(caller("dana", List.of(), List.of("admin")), VaultResource.endpoint("x"),
+                Action.ADMIN).allowed()).isTrue();
+        assertThat(engine.check(new Caller("ops", "ops", null, List.of(), List.of(), List.of("memory:admin"), false),
+                VaultResource.endpoint("x"), Action.ADMIN).allowed()).isTrue();
+    }
+
+    @Test
+    void brokenPoliciesDenyAndDoNotKeepTheLastGoodOne() throws IOException {
+        Path policy = vault.resolve("projects/rust-guide/_access.yaml");
+        assertThat(read(ALICE, VaultResource.project("rust-guide")).allowed()).isTrue();
+        for (String broken : List.of("access_level: [public", "access_level: everyone\n", "project: rust-guide\n",
+                "- just\n- a list\n", "access_level: private\n", "project: poimen\naccess_level: public\n",
+                "access_level: public\nallowed_groups: nope\n")) {
+            Files.writeString(policy, broken);
+            Files.setLastModifiedTime(policy, FileTime.from(Instant.now().plusSeconds(broken.length())));
+            assertThat(read(ALICE, VaultResource.project("rust-guide")))
+                    .as(broken).extracting(AccessDecision::allowed, AccessDecision::reason)
+                    .containsExactly(false, "policy_unparseable");
+        }
+    }
+
+    @Test
+    void missingPoliciesUseTheDefaultsAndABrokenDefaultsFileDenies() throws IOException {
+        Files.createDirectories(vault.resolve("projects/new-project"));
+        assertThat(read(CHARLIE, VaultResource.project("new-project")).reason()).isEqualTo("project_default_deny");
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).allowed()).isTrue();
+
+        Files.writeString(policies.resolve("default.yaml"), "default_access: deny\nproject_default: public\n");
+        assertThat(read(CHARLIE, VaultResource.project("new-project")).reason()).isEqualTo("access_level_public");
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("default_access_deny");
+
+        Files.writeString(policies.resolve("default.yaml"), "default_access: [\n");
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("policy_unparseable");
+        assertThat(engine.check(BOB, VaultResource.skill("SKILL-private-debug"), Action.WRITE).reason())
+                .isEqualTo("policy_unparseable");
+    }
+
+    @Test
+    void resourceNamesCannotEscapeTheirFolder() {
+        assertThatThrownBy(() -> VaultResource.project("../shared")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VaultResource.project("a/b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VaultResource.skill("..")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(VaultResource.of("shared/skills/SKILL-x/SKILL.md")).isEqualTo(VaultResource.skill("SKILL-x"));
+        assertThat(VaultResource.of("shared/concepts/a.md")).isEqualTo(new VaultResource("shared", "concepts"));
+        assertThat(VaultResource.of("projects/p/a/b.md")).isEqualTo(VaultResource.project("p"));
+    }
+}

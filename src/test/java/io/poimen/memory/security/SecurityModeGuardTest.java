@@ -1,0 +1,43 @@
+package io.poimen.memory.security;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SecurityModeGuardTest {
+    static SecuritySettings settings(String mode, String issuerUri, String jwks, String issuer) {
+        return new SecuritySettings(mode, issuerUri, jwks, issuer, null, Duration.ofSeconds(30));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "::1", "localhost", "127.0.0.2"})
+    void noAuthStartsOnLoopback(String address) {
+        assertThatCode(() -> SecurityModeGuard.check(settings("none", null, null, null), address))
+                .doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0.0.0", "::", "192.168.1.10", "", "no-such-host.invalid"})
+    void noAuthRefusesAnyOtherAddress(String address) {
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings("none", null, null, null), address))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("loopback");
+    }
+
+    @Test
+    void oidcNeedsAnIssuer() {
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings("oidc", null, null, null), "0.0.0.0"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("issuer");
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings("oidc", null, "http://idp/jwks", null), "0.0.0.0"))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatCode(() -> SecurityModeGuard.check(settings("oidc", "http://idp/", null, null), "0.0.0.0"))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> SecurityModeGuard.check(settings("oidc", null, "http://idp/jwks", "http://idp/"),
+                "0.0.0.0")).doesNotThrowAnyException();
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings("basic", null, null, null), "127.0.0.1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("none or oidc");
+    }
+}
