@@ -1,11 +1,7 @@
 package io.poimen.memory.grc;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
-import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,11 +36,7 @@ class GrcEndToEndTest extends GrcTestSupport {
     @BeforeEach
     void forgejoUp() {
         FORGEJO.resetAll();
-        FORGEJO.stubFor(get(urlPathEqualTo(PULLS)).withQueryParam("state", equalTo("open")).willReturn(okJson("[]")));
-        FORGEJO.stubFor(post(urlPathEqualTo(PULLS)).willReturn(aResponse().withStatus(201)
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"id\":107,\"number\":7,\"state\":\"open\",\"merged\":false,"
-                        + "\"html_url\":\"http://forgejo.test/team/vault/pulls/7\",\"head\":{\"ref\":\"x\"}}")));
+        pullRequestsOpenAs(FORGEJO, 7);
     }
 
     @Test

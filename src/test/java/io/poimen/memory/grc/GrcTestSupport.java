@@ -1,5 +1,11 @@
 package io.poimen.memory.grc;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,12 +56,6 @@ import org.springframework.util.FileSystemUtils;
         "spring.datasource.url=jdbc:h2:mem:grc-flow;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
         "poimen.vault.ingest-on-startup=false",
         "camel.main.routes-reload-enabled=false",
-        "poimen.git.enabled=true",
-        "poimen.git.poll-period=3600000",
-        "poimen.git.initial-delay=3600000",
-        "poimen.forgejo.token=" + GrcTestSupport.TOKEN,
-        "poimen.forgejo.owner=team",
-        "poimen.forgejo.repo=vault",
         "poimen.forgejo.delivery.redeliveries=1",
         "poimen.forgejo.delivery.redelivery-delay=50",
         "poimen.forgejo.delivery.retry-period=300",
@@ -63,10 +63,10 @@ import org.springframework.util.FileSystemUtils;
         "poimen.forgejo.delivery.backoff-max=1s",
         "poimen.webhook.secret=" + GrcTestSupport.SECRET})
 @Import({CountingModelConfig.class, GrcTestSupport.TestCaller.class})
-abstract class GrcTestSupport {
-    static final String TOKEN = "forgejo-test-token";
+public abstract class GrcTestSupport {
+    public static final String TOKEN = "forgejo-test-token";
     static final String SECRET = "webhook-test-secret";
-    static final String PULLS = "/api/v1/repos/team/vault/pulls";
+    public static final String PULLS = "/api/v1/repos/team/vault/pulls";
     static final Caller ROCK = new Caller("u-rock-1", "Rock Lee", "rock@example.org", List.of("poimen-editors"),
             List.of(), List.of(), false);
     static final Path ROOT = Path.of("target/it-grc/" + UUID.randomUUID()).toAbsolutePath();
@@ -102,27 +102,58 @@ abstract class GrcTestSupport {
     }
 
     @DynamicPropertySource
-    static synchronized void gitAndForgejo(DynamicPropertyRegistry registry) throws Exception {
-        if (!Files.exists(REMOTE)) {
-            seedRemote();
-            FORGEJO.start();
-        }
+    static void gitAndForgejo(DynamicPropertyRegistry registry) throws Exception {
         registry.add("poimen.data.dir", () -> ROOT.resolve("data").toString());
-        registry.add("poimen.vault.path", VAULT::toString);
-        registry.add("poimen.git.remote", REMOTE::toString);
-        registry.add("poimen.forgejo.url", FORGEJO::baseUrl);
+        gitRemoteAndForgejo(registry, ROOT, FORGEJO);
     }
 
-    /** A bare repository with the example vault committed on main. */
-    private static void seedRemote() throws Exception {
-        Path seed = ROOT.resolve("seed");
+    /**
+     * Points a hub at a bare repository {@code root/remote.git} (seeded with the example vault on first use) as the
+     * vault remote, with the vault working copy {@code root/vault} cloned from it at start, and at {@code forgejo}
+     * (started if needed) as Forgejo's API for the repository {@code team/vault}. Sync timers are slowed down so
+     * each test drives syncs itself.
+     */
+    public static synchronized void gitRemoteAndForgejo(DynamicPropertyRegistry registry, Path root,
+                                                        WireMockServer forgejo) throws Exception {
+        Path remote = root.resolve("remote.git");
+        if (!Files.exists(remote)) {
+            seedRemote(root);
+        }
+        if (!forgejo.isRunning()) {
+            forgejo.start();
+        }
+        registry.add("poimen.vault.path", () -> root.resolve("vault").toString());
+        registry.add("poimen.git.enabled", () -> "true");
+        registry.add("poimen.git.remote", remote::toString);
+        registry.add("poimen.git.poll-period", () -> "3600000");
+        registry.add("poimen.git.initial-delay", () -> "3600000");
+        registry.add("poimen.forgejo.url", forgejo::baseUrl);
+        registry.add("poimen.forgejo.token", () -> TOKEN);
+        registry.add("poimen.forgejo.owner", () -> "team");
+        registry.add("poimen.forgejo.repo", () -> "vault");
+    }
+
+    /** Forgejo with no open pull request, answering a create with pull request {@code number}. */
+    public static void pullRequestsOpenAs(WireMockServer forgejo, int number) {
+        forgejo.stubFor(get(urlPathEqualTo(PULLS)).withQueryParam("state", equalTo("open")).willReturn(okJson("[]")));
+        forgejo.stubFor(post(urlPathEqualTo(PULLS)).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json")
+                .withBody("{\"id\":" + (100 + number) + ",\"number\":" + number + ",\"state\":\"open\","
+                        + "\"merged\":false,\"html_url\":\"http://forgejo.test/team/vault/pulls/" + number + "\","
+                        + "\"head\":{\"ref\":\"x\"}}")));
+    }
+
+    /** A bare repository {@code root/remote.git} with the example vault committed on main. */
+    private static void seedRemote(Path root) throws Exception {
+        Path seed = root.resolve("seed");
+        Path remote = root.resolve("remote.git");
         FileSystemUtils.copyRecursively(Path.of("examples/vault"), seed);
-        Git.init().setBare(true).setInitialBranch("main").setDirectory(REMOTE.toFile()).call().close();
+        Git.init().setBare(true).setInitialBranch("main").setDirectory(remote.toFile()).call().close();
         try (Git git = Git.init().setInitialBranch("main").setDirectory(seed.toFile()).call()) {
             git.add().addFilepattern(".").call();
             git.commit().setMessage("Example vault").setAuthor(new PersonIdent("Seed", "seed@example.org"))
                     .setCommitter(new PersonIdent("Seed", "seed@example.org")).call();
-            git.push().setRemote(REMOTE.toString()).add("main").call();
+            git.push().setRemote(remote.toString()).add("main").call();
         }
     }
 

@@ -1,20 +1,32 @@
 package io.poimen.memory.web;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.poimen.memory.grc.GrcTestSupport;
+import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -34,11 +46,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The web UI in real headless Chromium (Debian's chromium and chromium-driver): pick a project, open a note, follow
- * a wiki-link, search and read a breakdown, submit an edit and see the PR link, watch an agent event arrive live.
+ * a wiki-link, search and read a breakdown, submit an edit through the real GRC route (a branch pushed to the bare
+ * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live.
  * Each step saves a screenshot under {@code docs/screenshots/}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -48,7 +60,6 @@ class WebUiBrowserTest extends HubWebTestBase {
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path SCREENSHOTS = Path.of("docs/screenshots");
 
-    @Autowired GrcDraftStub grc;
     ChromeDriver browser;
     WebDriverWait wait;
 
@@ -135,7 +146,7 @@ class WebUiBrowserTest extends HubWebTestBase {
         assertThat(browser.findElement(By.id("view-browse")).isDisplayed()).as("only one view at a time").isFalse();
         assertThat(first.findElement(By.cssSelector(".result-link")).getText()).startsWith("projects/poimen/");
         WebElement breakdown = first.findElement(By.cssSelector(".breakdown"));
-        assertThat(breakdown.getAttribute("data-fusion")).isIn("weighted", "rrf");
+        assertThat(breakdown.getAttribute("data-fusion")).isIn(FusionMethods.names());
         List<WebElement> rows = breakdown.findElements(By.cssSelector(".branch-row"));
         assertThat(rows).extracting(r -> r.getAttribute("data-branch"))
                 .containsExactly("semantic", "lexical", "tfidf");
@@ -166,15 +177,30 @@ class WebUiBrowserTest extends HubWebTestBase {
         message.clear();
         message.sendKeys("Add rollback section");
         screenshot("05-edit-mode.png");
+        FORGEJO.resetAll();
+        GrcTestSupport.pullRequestsOpenAs(FORGEJO, 42);
         browser.findElement(By.id("submit-review")).click();
         WebElement pr = visible("#pr-link");
-        Map<String, Object> sent = grc.requests().get(grc.requests().size() - 1);
-        assertThat(sent).containsEntry("document_path", "projects/poimen/tools/helm.md")
-                .containsEntry("message", "Add rollback section");
-        assertThat((String) sent.get("content")).contains("## Rollback", "helm rollback");
-        assertThat(pr.getAttribute("href")).startsWith("http://forgejo.test/team/vault/pulls/");
-        assertThat(pr.getText()).startsWith("Pull request #");
-        assertThat(browser.findElement(By.id("review-result")).getText()).contains("edit/local/");
+        assertThat(pr.getAttribute("href")).isEqualTo("http://forgejo.test/team/vault/pulls/42");
+        assertThat(pr.getText()).isEqualTo("Pull request #42");
+        String branch = browser.findElement(By.cssSelector("#review-result code")).getText();
+        assertThat(branch).matches("edit/local-operator/helm-\\d{14}");
+        // the edit is a commit on that branch in the remote, on top of main, and Forgejo was asked for the PR
+        try (Git remote = Git.open(REMOTE.toFile()); RevWalk walk = new RevWalk(remote.getRepository())) {
+            Repository repo = remote.getRepository();
+            ObjectId tip = repo.resolve("refs/heads/" + branch);
+            assertThat(tip).as("branch pushed").isNotNull();
+            RevCommit commit = walk.parseCommit(tip);
+            assertThat(commit.getFullMessage()).startsWith("Add rollback section");
+            assertThat(commit.getParent(0).getId()).isEqualTo(repo.resolve("refs/heads/main"));
+            try (TreeWalk file = TreeWalk.forPath(repo, "projects/poimen/tools/helm.md", commit.getTree())) {
+                assertThat(new String(repo.open(file.getObjectId(0)).getBytes(), StandardCharsets.UTF_8))
+                        .contains("## Rollback", "Use `helm rollback <release> <revision>`.");
+            }
+        }
+        FORGEJO.verify(1, postRequestedFor(urlPathEqualTo(GrcTestSupport.PULLS))
+                .withRequestBody(matchingJsonPath("$.head", equalTo(branch)))
+                .withRequestBody(matchingJsonPath("$.title", equalTo("Add rollback section"))));
         screenshot("06-submitted-for-review.png");
     }
 
