@@ -108,7 +108,9 @@ public class QueryPipeline {
         MetadataBooster booster = BranchSearches.booster(s);
         Map<String, MetadataBooster.Boost> boosts = new HashMap<>();
         items.forEach(i -> boosts.put(i.chunkId(), booster.boost(ctx.query, i)));
-        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard()).deduplicate(items).kept();
+        // twice top-k distinct chunks leave the budget room to back-fill
+        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard())
+                .deduplicate(items, 2 * s.topK()).kept();
         TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         List<QueryResponse.Result> results = selection.selected().stream()
                 .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),

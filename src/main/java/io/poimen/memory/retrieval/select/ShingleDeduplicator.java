@@ -55,16 +55,30 @@ public class ShingleDeduplicator {
     }
 
     public Result deduplicate(List<SelectionItem> items) {
+        return deduplicate(items, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #deduplicate(List)}, stopping once {@code maxKept} items are kept: the rest would be cut by
+     * top-k anyway, and the pairwise comparison is the costly part of selection.
+     */
+    public Result deduplicate(List<SelectionItem> items, int maxKept) {
         List<SelectionItem> sorted = new ArrayList<>(items);
         sorted.sort(SelectionItem::byScoreDesc);
         List<SelectionItem> kept = new ArrayList<>();
         List<Set<String>> keptShingles = new ArrayList<>();
         Map<String, String> removed = new LinkedHashMap<>();
         for (SelectionItem item : sorted) {
+            if (kept.size() >= maxKept) {
+                break;
+            }
             Set<String> s = shingles(item.text());
             String duplicateOf = null;
             for (int i = 0; i < kept.size() && duplicateOf == null; i++) {
-                if (jaccard(s, keptShingles.get(i)) >= threshold) {
+                Set<String> k = keptShingles.get(i);
+                // J(a, b) ≤ min/max, so sets of very different sizes are never near-duplicates
+                if (Math.min(s.size(), k.size()) >= threshold * Math.max(s.size(), k.size())
+                        && jaccard(s, k) >= threshold) {
                     duplicateOf = kept.get(i).chunkId();
                 }
             }
