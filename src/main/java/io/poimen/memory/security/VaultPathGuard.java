@@ -83,7 +83,9 @@ public class VaultPathGuard {
         if (p.startsWith("/") || p.startsWith("~") || DRIVE.matcher(p).matches()) {
             throw bad("path must be relative to the vault: " + printable(raw));
         }
-        for (String segment : p.split("/", -1)) {
+        // one trailing slash names a folder (a project or skill as a whole)
+        String body = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+        for (String segment : body.split("/", -1)) {
             if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
                 throw bad("path has an empty, '.' or '..' segment: " + printable(raw));
             }
