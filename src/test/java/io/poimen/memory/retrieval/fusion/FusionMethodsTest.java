@@ -12,7 +12,8 @@ class FusionMethodsTest {
         assertThat(FusionMethods.of("weighted")).isInstanceOf(WeightedFusion.class);
         assertThat(FusionMethods.of(" RRF ")).isInstanceOf(RrfFusion.class);
         assertThat(FusionMethods.of("rrf").name()).isEqualTo("rrf");
-        assertThat(FusionMethods.names()).containsExactly("weighted", "rrf");
+        assertThat(FusionMethods.of("calibrated")).isInstanceOf(CalibratedFusion.class);
+        assertThat(FusionMethods.names()).containsExactly("calibrated", "weighted", "rrf");
         assertThatThrownBy(() -> FusionMethods.of("combsum")).hasMessageContaining("'combsum'");
         assertThatThrownBy(() -> FusionMethods.of(null)).isInstanceOf(IllegalArgumentException.class);
     }
