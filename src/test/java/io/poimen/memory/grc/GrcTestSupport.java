@@ -67,8 +67,9 @@ public abstract class GrcTestSupport {
     public static final String TOKEN = "forgejo-test-token";
     static final String SECRET = "webhook-test-secret";
     public static final String PULLS = "/api/v1/repos/team/vault/pulls";
-    static final Caller ROCK = new Caller("u-rock-1", "Rock Lee", "rock@example.org", List.of("poimen-editors"),
-            List.of(), List.of(), false);
+    /** An editor in poimen's allowed groups: the query route checks project access for a signed-in caller. */
+    static final Caller ROCK = new Caller("u-rock-1", "Rock Lee", "rock@example.org", List.of("platform-team"),
+            List.of("editor"), List.of(), false);
     static final Path ROOT = Path.of("target/it-grc/" + UUID.randomUUID()).toAbsolutePath();
     static final Path REMOTE = ROOT.resolve("remote.git");
     static final Path VAULT = ROOT.resolve("vault");
