@@ -12,6 +12,12 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 public class WebConfig {
 
+    /** Used by platform-http through camel.component.platform-http.header-filter-strategy. */
+    @Bean
+    ApiHeaderFilterStrategy apiHeaderFilterStrategy() {
+        return new ApiHeaderFilterStrategy();
+    }
+
     @Bean
     VaultFiles vaultFiles(PoimenProperties props) {
         return new VaultFiles(props.vault().path());
