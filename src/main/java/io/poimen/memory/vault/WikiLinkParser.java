@@ -38,12 +38,13 @@ public class WikiLinkParser {
         int hash = ref.indexOf('#');
         String written = (hash < 0 ? ref : ref.substring(0, hash)).strip();
         String anchor = hash < 0 ? null : blankToNull(ref.substring(hash + 1));
-        if (written.isEmpty() && anchor == null) {
-            return null;
-        }
         String heading = anchor != null && !anchor.startsWith("^") ? anchor : null;
         String block = anchor != null && anchor.startsWith("^") ? blankToNull(anchor.substring(1)) : null;
-        return new WikiLink(sourcePath, raw, normalizeTarget(written), heading, block, alias, embed,
+        String target = normalizeTarget(written);
+        if (target.isEmpty() && heading == null && block == null) {
+            return null; // [[]], [[\]], [[#^]]: nothing to point at
+        }
+        return new WikiLink(sourcePath, raw, target, heading, block, alias, embed,
                 LinkTypes.inferFromTarget(written), null);
     }
 

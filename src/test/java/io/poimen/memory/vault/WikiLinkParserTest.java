@@ -158,6 +158,7 @@ class WikiLinkParserTest {
     void malformedAndEmptyAreNotLinks() {
         assertThat(parse("[[open without close and [[]] and [[ ]] and [[|x]]")).isEmpty();
         assertThat(parse("[[broken\nacross lines]]")).isEmpty();
+        assertThat(parse("[[\\]] and [[#^]] and [[/]]")).as("nothing to point at").isEmpty();
         assertThat(parse("[[outer [[inner]]")).extracting(WikiLink::target).containsExactly("inner");
         assertThat(parse(null)).isEmpty();
     }
