@@ -109,6 +109,7 @@ public class IngestPipeline {
 
     /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
     public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
+        long t0 = System.nanoTime();
         Map<String, String> stored = notes.hashes();
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
@@ -124,7 +125,9 @@ public class IngestPipeline {
             }
         }
         List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
+        long t1 = System.nanoTime();
         List<float[]> embedded = embedder.embed(chunks);
+        long t2 = System.nanoTime();
         for (ParsedNote note : parsed) {
             if (stored.containsKey(note.path())) {
                 vectors.deleteByPath(note.path());
@@ -132,15 +135,23 @@ public class IngestPipeline {
             }
         }
         vectors.upsert(chunks, embedded);
+        long t3 = System.nanoTime();
         lexical.upsert(chunks);
+        long t4 = System.nanoTime();
         for (ParsedNote note : parsed) {
             notes.save(note, modified(run.root.resolve(note.path())));
+        }
+        long t5 = System.nanoTime();
+        for (ParsedNote note : parsed) {
             tfidf.replacePath(note.path(), note.chunks());
         }
-        run.notesIndexed += parsed.size();
-        run.chunksIndexed += chunks.size();
-        run.filesDone += paths.size();
-        run.progress.update(run.filesDone, run.changed.size(), run.chunksIndexed);
+        run.stepNanos.merge("parse", t1 - t0, Long::sum);
+        run.stepNanos.merge("embed", t2 - t1, Long::sum);
+        run.stepNanos.merge("vectors", t3 - t2, Long::sum);
+        run.stepNanos.merge("lexical", t4 - t3, Long::sum);
+        run.stepNanos.merge("notes", t5 - t4, Long::sum);
+        run.stepNanos.merge("tfidf", System.nanoTime() - t5, Long::sum);
+        run.batchDone(parsed.size(), chunks.size(), paths.size());
     }
 
     /** Step 3: a note gone from the vault disappears from every index. */
@@ -188,9 +199,9 @@ public class IngestPipeline {
         double seconds = (System.nanoTime() - run.startedNanos) / 1e9;
         IngestReport report = new IngestReport(run.allFiles.size(), notes.hashes().size(), run.notesIndexed,
                 run.notesRemoved, run.chunksIndexed, run.links, unresolved, List.copyOf(run.problems), seconds);
-        log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links",
-                report.changed(), report.removed(), report.chunks(), String.format("%.2f", seconds),
-                report.problems().size(), unresolved.size());
+        log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links;"
+                        + " time by step (ms): {}", report.changed(), report.removed(), report.chunks(),
+                String.format("%.2f", seconds), report.problems().size(), unresolved.size(), run.stepMillis());
         metrics.ingested(report);
         return report;
     }

@@ -19,6 +19,8 @@ public final class IngestRun {
     int chunksIndexed;
     int notesRemoved;
     int links;
+    /** Time spent in each step of indexBatch (parse, embed, vectors, lexical, notes, tfidf), for the log. */
+    final java.util.Map<String, Long> stepNanos = new java.util.LinkedHashMap<>();
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed, IngestProgress progress) {
         this.root = root;
@@ -34,6 +36,19 @@ public final class IngestRun {
         for (int i = 0; i < changed.size(); i += filesPerBatch) {
             out.add(changed.subList(i, Math.min(changed.size(), i + filesPerBatch)));
         }
+        return out;
+    }
+
+    synchronized void batchDone(int notes, int chunks, int files) {
+        notesIndexed += notes;
+        chunksIndexed += chunks;
+        filesDone += files;
+        progress.update(filesDone, changed.size(), chunksIndexed);
+    }
+
+    java.util.Map<String, Long> stepMillis() {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        stepNanos.forEach((k, v) -> out.put(k, v / 1_000_000));
         return out;
     }
 
