@@ -27,7 +27,6 @@ public class BeirBenchmark {
         METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
     }
 
-    private static final String[] BRANCHES = {"tfidf", "semantic", "lexical"};
     private final ProducerTemplate producer;
     private final ObjectMapper json = new ObjectMapper();
 
@@ -71,11 +70,11 @@ public class BeirBenchmark {
                 mrr += RankingMetrics.mrr(ranked, qrels, 10);
                 JsonNode t = response.path("timings_ms");
                 total.add(t.path("total").asDouble());
-                for (String b : BRANCHES) {
-                    if (t.has(b)) {
-                        branches.computeIfAbsent(b, k -> new LatencyStats()).add(t.path(b).asDouble());
+                t.fieldNames().forEachRemaining(step -> {
+                    if (!step.equals("total")) {
+                        branches.computeIfAbsent(step, k -> new LatencyStats()).add(t.path(step).asDouble());
                     }
-                }
+                });
             }
             writeRun(runDir, method, runFile);
             int n = Math.max(1, queries.size());
