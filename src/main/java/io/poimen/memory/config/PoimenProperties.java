@@ -9,7 +9,7 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
                                Embedding embedding) {
 
     public PoimenProperties {
-        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 100);
+        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 1000);
         data = data != null ? data : new Data(null);
         vector = vector != null ? vector : new Vector("lucene", 384);
         lexical = lexical != null ? lexical : new Lexical("lucene");
@@ -22,7 +22,9 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
         public Vault {
             path = path != null ? path : Path.of("examples/vault");
             maxFileBytes = maxFileBytes > 0 ? maxFileBytes : 5L * 1024 * 1024;
-            filesPerBatch = filesPerBatch > 0 ? filesPerBatch : 100;
+            // each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
+            // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
+            filesPerBatch = filesPerBatch > 0 ? filesPerBatch : 1000;
         }
     }
 
