@@ -12,7 +12,6 @@ import io.poimen.memory.retrieval.select.SelectionItem;
 import io.poimen.memory.vault.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
@@ -68,8 +67,7 @@ public class BranchSearches {
             return hits;
         }
         MetadataBooster booster = booster(ctx.settings);
-        Map<String, Chunk> chunks = new HashMap<>();
-        notes.chunks(hits.stream().map(Hit::chunkId).toList()).forEach(c -> chunks.put(c.id(), c));
+        Map<String, Chunk> chunks = ctx.chunks(hits.stream().map(Hit::chunkId).toList(), notes);
         List<Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
             Chunk c = chunks.get(h.chunkId());

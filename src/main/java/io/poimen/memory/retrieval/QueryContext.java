@@ -4,7 +4,11 @@ import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.query.NormalizedQuery;
 import io.poimen.memory.retrieval.query.RoutePlan;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.index.NoteStore;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,10 +31,28 @@ public final class QueryContext {
     public final Map<String, String> degraded = new TreeMap<>();
     public final Map<String, Long> timingsMs = new TreeMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
+    /** Chunk rows already read during this query (by the TF-IDF branch), so selection does not read them again. */
+    final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
 
     public QueryContext(QueryRequest request, RetrievalSettings settings) {
         this.request = request;
         this.settings = settings;
+    }
+
+    /** The rows of {@code ids}, reading from the store only those not read earlier in this query. */
+    Map<String, Chunk> chunks(Collection<String> ids, NoteStore store) {
+        List<String> missing = ids.stream().filter(id -> !chunkRows.containsKey(id)).distinct().toList();
+        if (!missing.isEmpty()) {
+            store.chunks(missing).forEach(c -> chunkRows.put(c.id(), c));
+        }
+        Map<String, Chunk> out = new HashMap<>();
+        ids.forEach(id -> {
+            Chunk c = chunkRows.get(id);
+            if (c != null) {
+                out.put(id, c);
+            }
+        });
+        return out;
     }
 
     public void answer(BranchResult result) {

@@ -24,8 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.apache.camel.ExchangeProperty;
 
 /**
@@ -91,8 +89,7 @@ public class QueryPipeline {
         long t0 = System.nanoTime();
         RetrievalSettings s = ctx.settings;
         List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
-        Map<String, Chunk> chunks = notes.chunks(pool.stream().map(FusedCandidate::chunkId).toList()).stream()
-                .collect(Collectors.toMap(Chunk::id, Function.identity()));
+        Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), notes);
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
         for (FusedCandidate c : pool) {
