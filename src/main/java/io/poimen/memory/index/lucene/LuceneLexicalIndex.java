@@ -30,13 +30,11 @@ import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Embedded BM25 lexical index of chunks, the Lucene twin of the OpenSearch index with the same fields.
@@ -108,21 +106,12 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         }
         BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
         if (scope.paths() != null) {
-            bool.add(new TermInSetQuery(PATH, scope.paths().stream().map(BytesRef::new).toList()), Occur.FILTER);
+            bool.add(LuceneStore.anyOf(PATH, scope.paths()), Occur.FILTER);
         }
         for (String tag : scope.tags()) {
             bool.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
         }
-        Query q = bool.build();
-        return store.read(searcher -> {
-            ScoreDoc[] docs = searcher.search(q, k).scoreDocs;
-            List<Hit> hits = new ArrayList<>(docs.length);
-            var stored = searcher.storedFields();
-            for (ScoreDoc doc : docs) {
-                hits.add(new Hit(stored.document(doc.doc, Set.of(CHUNK_ID)).get(CHUNK_ID), doc.score));
-            }
-            return hits;
-        });
+        return store.hits(bool.build(), k, CHUNK_ID, score -> score);
     }
 
     @Override

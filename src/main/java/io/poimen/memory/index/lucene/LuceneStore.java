@@ -3,11 +3,21 @@ package io.poimen.memory.index.lucene;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import io.poimen.memory.index.Hit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.DoubleUnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.similarities.Similarity;
@@ -107,6 +117,24 @@ public final class LuceneStore implements AutoCloseable {
                 throw new UncheckedIOException("Cannot release a searcher of Lucene index '" + name + "'", e);
             }
         }
+    }
+
+    /** The top {@code k} matches of {@code query}: the stored {@code idField} and Lucene's score through {@code score}. */
+    public List<Hit> hits(Query query, int k, String idField, DoubleUnaryOperator score) {
+        return read(searcher -> {
+            ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
+            List<Hit> hits = new ArrayList<>(docs.length);
+            var stored = searcher.storedFields();
+            for (ScoreDoc doc : docs) {
+                hits.add(new Hit(stored.document(doc.doc, Set.of(idField)).get(idField), score.applyAsDouble(doc.score)));
+            }
+            return hits;
+        });
+    }
+
+    /** A filter matching documents whose {@code field} is one of {@code values}. */
+    public static Query anyOf(String field, Collection<String> values) {
+        return new TermInSetQuery(field, values.stream().map(BytesRef::new).toList());
     }
 
     /** Live documents. */

@@ -5,10 +5,8 @@ import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -18,12 +16,9 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Embedded HNSW vector index of chunks (Lucene {@link KnnFloatVectorField}, cosine).
@@ -111,19 +106,10 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
-        Query filter = scope.paths() == null ? null
-                : new TermInSetQuery(LuceneLexicalIndex.PATH, scope.paths().stream().map(BytesRef::new).toList());
+        Query filter = scope.paths() == null ? null : LuceneStore.anyOf(LuceneLexicalIndex.PATH, scope.paths());
         Query knn = new KnnFloatVectorQuery(VECTOR, query, Math.max(k, efSearch), filter);
-        return store.read(searcher -> {
-            ScoreDoc[] docs = searcher.search(knn, k).scoreDocs;
-            List<Hit> hits = new ArrayList<>(docs.length);
-            var stored = searcher.storedFields();
-            for (ScoreDoc doc : docs) {
-                String id = stored.document(doc.doc, Set.of(LuceneLexicalIndex.CHUNK_ID)).get(LuceneLexicalIndex.CHUNK_ID);
-                hits.add(new Hit(id, 2.0 * doc.score - 1.0));
-            }
-            return hits;
-        });
+        // Lucene scores cosine as (1 + cos) / 2
+        return store.hits(knn, k, LuceneLexicalIndex.CHUNK_ID, score -> 2.0 * score - 1.0);
     }
 
     @Override
