@@ -2,29 +2,24 @@ package io.poimen.memory.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.retrieval.eval.BeirBenchmark;
 import io.poimen.memory.retrieval.eval.BeirDataset;
-import io.poimen.memory.retrieval.eval.BeirVault;
 import io.poimen.memory.retrieval.eval.LatencyStats;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.camel.ProducerTemplate;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Mixin;
 
 /** {@code bench beir --dataset DIR}: nDCG@10, Recall@100, MRR@10 and latencies per method. */
 @Command(name = "beir", description = "Run a BEIR-format set through the query route.")
 public class BenchBeirCommand implements Callable<Integer> {
-    @Option(names = "--dataset", required = true, description = "folder with corpus.jsonl, queries.jsonl, qrels/test.tsv")
-    Path dataset;
+    @Mixin
+    BenchContext.Options options;
 
     @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
             defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-weighted,hybrid-rrf")
@@ -36,34 +31,21 @@ public class BenchBeirCommand implements Callable<Integer> {
     @Option(names = "--run-dir", description = "write a TREC run file per method into this folder")
     Path runDir;
 
-    @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
-    Path policy;
-
-    @Unmatched
-    List<String> springArgs = new java.util.ArrayList<>();
-
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
-            System.err.println("error: no corpus.jsonl in " + dataset);
-            return 2;
-        }
         for (String m : methods) {
             if (!BeirBenchmark.METHODS.containsKey(m)) {
                 System.err.println("error: unknown method " + m + "; known: " + BeirBenchmark.METHODS.keySet());
                 return 2;
             }
         }
-        BeirDataset set = BeirDataset.load(dataset);
-        Path work = Files.createTempDirectory("poimen-bench-");
-        try (ConfigurableApplicationContext ctx = BenchContext.start(work, policy, springArgs)) {
-            Map<String, String> ids = BeirVault.write(set, work.resolve("vault"));
-            ProducerTemplate producer = ctx.getBean(ProducerTemplate.class);
-            IngestReport ingest = producer.requestBody("direct:ingest", work.resolve("vault"), IngestReport.class);
+        try (BenchContext bench = BenchContext.open(options)) {
+            BeirDataset set = bench.set;
             System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
-                    set.name(), set.corpus().size(), set.judgedQueries().size(), ingest.chunks(), ingest.seconds(),
-                    ingest.chunksPerSecond());
-            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(producer).run(set, ids, methods, runDir);
+                    set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
+                    bench.ingest.seconds(), bench.ingest.chunksPerSecond());
+            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
+                    .run(set, bench.idByPath, methods, runDir);
             Map<String, Object> report = report(set, results);
             print(results, report);
             if (out != null) {
@@ -71,8 +53,9 @@ public class BenchBeirCommand implements Callable<Integer> {
                 System.out.println("written " + out);
             }
             return 0;
-        } finally {
-            FileSystemUtils.deleteRecursively(work);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            return 2;
         }
     }
 

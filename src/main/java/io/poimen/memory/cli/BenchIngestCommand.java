@@ -3,8 +3,6 @@ package io.poimen.memory.cli;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.ingest.IngestReport;
-import io.poimen.memory.retrieval.eval.BeirDataset;
-import io.poimen.memory.retrieval.eval.BeirVault;
 import io.poimen.memory.retrieval.eval.LatencyStats;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Files;
@@ -15,10 +13,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code bench ingest --dataset DIR}: full-ingest throughput next to the embedding model's own throughput on
@@ -26,27 +23,20 @@ import picocli.CommandLine.Unmatched;
  */
 @Command(name = "ingest", description = "Ingest throughput vs embedding-only throughput, one-file reindex time.")
 public class BenchIngestCommand implements Callable<Integer> {
-    @Option(names = "--dataset", required = true, description = "BEIR folder whose corpus becomes the vault")
-    Path dataset;
+    @Mixin
+    BenchContext.Options options;
 
     @Option(names = "--changes", defaultValue = "5", description = "one-file changes to time (default 5)")
     int changes;
 
-    @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
-    Path policy;
-
-    @Unmatched
-    List<String> springArgs = new java.util.ArrayList<>();
-
     @Override
     public Integer call() throws Exception {
-        BeirDataset set = BeirDataset.load(dataset);
-        Path work = Files.createTempDirectory("poimen-bench-ingest-");
-        try (ConfigurableApplicationContext ctx = BenchContext.start(work, policy, springArgs)) {
-            Path vault = work.resolve("vault");
-            Map<String, String> ids = BeirVault.write(set, vault);
-            ProducerTemplate producer = ctx.getBean(ProducerTemplate.class);
-            IngestReport full = producer.requestBody("direct:ingest", vault, IngestReport.class);
+        try (BenchContext bench = BenchContext.open(options)) {
+            ConfigurableApplicationContext ctx = bench.spring;
+            Path vault = bench.vault;
+            Map<String, String> ids = bench.idByPath;
+            ProducerTemplate producer = bench.producer;
+            IngestReport full = bench.ingest;
             System.out.printf("full ingest: %d notes, %d chunks in %.2f s = %.1f chunks/s%n", full.changed(),
                     full.chunks(), full.seconds(), full.chunksPerSecond());
 
@@ -74,8 +64,9 @@ public class BenchIngestCommand implements Callable<Integer> {
             System.out.printf("one-file change on a %d-chunk vault: reindex p50 %.0f ms, max %.0f ms (%d runs)%n",
                     chunks.size(), change.percentile(50), change.percentile(100), changes);
             return 0;
-        } finally {
-            FileSystemUtils.deleteRecursively(work);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            return 2;
         }
     }
 }
