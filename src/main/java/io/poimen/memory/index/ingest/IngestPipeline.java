@@ -95,7 +95,7 @@ public class IngestPipeline {
         }
         List<String> removed = stored.keySet().stream()
                 .filter(p -> !snapshot.markdown().contains(p)).sorted().toList();
-        IngestRun run = new IngestRun(vault, snapshot.files(), changed, removed,
+        IngestRun run = new IngestRun(vault, snapshot.files(), changed, removed, stored.keySet(),
                 progress != null ? progress : IngestProgress.NONE);
         run.problems.addAll(early);
         log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
@@ -110,7 +110,7 @@ public class IngestPipeline {
     /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
     public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
         long t0 = System.nanoTime();
-        Map<String, String> stored = notes.hashes();
+        java.util.Set<String> stored = run.storedBefore;
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
@@ -120,7 +120,7 @@ public class IngestPipeline {
                 }
                 parsed.add(note);
             } catch (NoteRejectedException | IOException e) {
-                run.problems.add(new IngestProblem(path, e.getMessage() + (stored.containsKey(path)
+                run.problems.add(new IngestProblem(path, e.getMessage() + (stored.contains(path)
                         ? "; previous version kept" : "")));
             }
         }
@@ -129,7 +129,7 @@ public class IngestPipeline {
         List<float[]> embedded = embedder.embed(chunks);
         long t2 = System.nanoTime();
         for (ParsedNote note : parsed) {
-            if (stored.containsKey(note.path())) {
+            if (stored.contains(note.path())) {
                 vectors.deleteByPath(note.path());
                 lexical.deleteByPath(note.path());
             }

@@ -11,6 +11,8 @@ public final class IngestRun {
     final List<String> allFiles;
     final List<String> changed;
     final List<String> removed;
+    /** Notes the store held when the run started (only this run writes until it ends). */
+    final java.util.Set<String> storedBefore;
     final IngestProgress progress;
     final long startedNanos = System.nanoTime();
     final List<IngestProblem> problems = Collections.synchronizedList(new ArrayList<>());
@@ -22,11 +24,13 @@ public final class IngestRun {
     /** Time spent in each step of indexBatch (parse, embed, vectors, lexical, notes, tfidf), for the log. */
     final java.util.Map<String, Long> stepNanos = new java.util.LinkedHashMap<>();
 
-    IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed, IngestProgress progress) {
+    IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
+              java.util.Set<String> storedBefore, IngestProgress progress) {
         this.root = root;
         this.allFiles = allFiles;
         this.changed = changed;
         this.removed = removed;
+        this.storedBefore = java.util.Set.copyOf(storedBefore);
         this.progress = progress;
     }
 
