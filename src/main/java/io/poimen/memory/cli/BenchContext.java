@@ -43,8 +43,14 @@ final class BenchContext implements AutoCloseable {
     final Map<String, String> idByPath;
     final ConfigurableApplicationContext spring;
     final ProducerTemplate producer;
-    final IngestReport ingest;
+    IngestReport ingest;
     private final Path work;
+
+    /** Work to do on the written vault before the first ingest (e.g. a baseline measurement). */
+    @FunctionalInterface
+    interface BeforeIngest {
+        void run(BenchContext bench) throws IOException;
+    }
 
     private BenchContext(BeirDataset set, Path work, ConfigurableApplicationContext spring) throws IOException {
         this.set = set;
@@ -53,19 +59,29 @@ final class BenchContext implements AutoCloseable {
         this.vault = work.resolve("vault");
         this.idByPath = BeirVault.write(set, vault);
         this.producer = spring.getBean(ProducerTemplate.class);
-        this.ingest = producer.requestBody("direct:ingest", vault, IngestReport.class);
+    }
+
+    static BenchContext open(Options options) throws IOException {
+        return open(options, bench -> { });
     }
 
     /** @throws IllegalArgumentException when the dataset folder has no corpus */
-    static BenchContext open(Options options) throws IOException {
+    static BenchContext open(Options options, BeforeIngest beforeIngest) throws IOException {
         if (!Files.isRegularFile(options.dataset.resolve("corpus.jsonl"))) {
             throw new IllegalArgumentException("no corpus.jsonl in " + options.dataset);
+        }
+        if (!Files.isRegularFile(options.policy)) {
+            throw new IllegalArgumentException("retrieval policy not found: " + options.policy
+                    + " (run from the repository folder, or pass --policy FILE)");
         }
         BeirDataset set = BeirDataset.load(options.dataset);
         Path work = Files.createTempDirectory("poimen-bench-");
         ConfigurableApplicationContext spring = start(work, options.policy, options.springArgs);
         try {
-            return new BenchContext(set, work, spring);
+            BenchContext bench = new BenchContext(set, work, spring);
+            beforeIngest.run(bench);
+            bench.ingest = bench.producer.requestBody("direct:ingest", bench.vault, IngestReport.class);
+            return bench;
         } catch (IOException | RuntimeException e) {
             spring.close();
             FileSystemUtils.deleteRecursively(work);

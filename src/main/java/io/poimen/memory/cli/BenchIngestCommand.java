@@ -5,9 +5,13 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.retrieval.eval.LatencyStats;
 import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.NoteParser;
+import io.poimen.memory.vault.NoteRejectedException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,7 +35,8 @@ public class BenchIngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (BenchContext bench = BenchContext.open(options)) {
+        double[] before = new double[1];
+        try (BenchContext bench = BenchContext.open(options, b -> before[0] = embeddingSeconds(b.spring, parse(b)))) {
             ConfigurableApplicationContext ctx = bench.spring;
             Path vault = bench.vault;
             Map<String, String> ids = bench.idByPath;
@@ -39,14 +44,15 @@ public class BenchIngestCommand implements Callable<Integer> {
             IngestReport full = bench.ingest;
             System.out.printf("full ingest: %d notes, %d chunks in %.2f s = %.1f chunks/s%n", full.changed(),
                     full.chunks(), full.seconds(), full.chunksPerSecond());
+            System.out.println("full ingest, time by step (ms): " + full.stepMillis());
 
+            // embedding alone, on the same chunk texts, just before and just after the ingest: the mean of the
+            // two is the baseline, so that a shared machine slowing down or warming up affects both sides alike
             List<Chunk> chunks = ctx.getBean(NoteStore.class).allChunks();
-            long t0 = System.nanoTime();
-            ctx.getBean(ChunkEmbedder.class).embed(chunks);
-            double embedSeconds = (System.nanoTime() - t0) / 1e9;
-            double embedRate = chunks.size() / embedSeconds;
-            System.out.printf("embedding only: %d chunks in %.2f s = %.1f chunks/s%n", chunks.size(), embedSeconds,
-                    embedRate);
+            double after = embeddingSeconds(ctx, chunks);
+            double embedRate = chunks.size() / ((before[0] + after) / 2);
+            System.out.printf("embedding only: %d chunks in %.2f s before and %.2f s after the ingest = %.1f chunks/s%n",
+                    chunks.size(), before[0], after, embedRate);
             System.out.printf("ingest / embedding-only = %.1f %%%n", 100 * full.chunksPerSecond() / embedRate);
 
             LatencyStats change = new LatencyStats();
@@ -68,5 +74,25 @@ public class BenchIngestCommand implements Callable<Integer> {
             System.err.println("error: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** The vault's chunks as ingest will make them (parsing is not timed). */
+    private static List<Chunk> parse(BenchContext bench) throws IOException {
+        NoteParser parser = bench.spring.getBean(NoteParser.class);
+        List<Chunk> chunks = new ArrayList<>();
+        for (String path : bench.idByPath.keySet()) {
+            try {
+                chunks.addAll(parser.parse(path, Files.readAllBytes(bench.vault.resolve(path))).chunks());
+            } catch (NoteRejectedException e) {
+                System.err.println("warning: " + path + ": " + e.getMessage());
+            }
+        }
+        return chunks;
+    }
+
+    private static double embeddingSeconds(ConfigurableApplicationContext ctx, List<Chunk> chunks) {
+        long t0 = System.nanoTime();
+        ctx.getBean(ChunkEmbedder.class).embed(chunks);
+        return (System.nanoTime() - t0) / 1e9;
     }
 }

@@ -38,7 +38,9 @@ public class StoreConfig {
 
     @Bean
     EmbeddingModel embeddingModel() {
-        return new AllMiniLmL6V2QuantizedEmbeddingModel();
+        EmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+        model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
+        return model;
     }
 
     @Bean

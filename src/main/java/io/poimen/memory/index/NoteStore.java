@@ -22,6 +22,9 @@ public interface NoteStore {
     /** Replaces the note, its chunks and its outgoing links in one transaction. */
     void save(ParsedNote note, java.time.Instant updatedAt);
 
+    /** {@link #save} for many notes in one transaction (batched statements); {@code updatedAt} by path. */
+    void saveAll(List<ParsedNote> notes, Map<String, java.time.Instant> updatedAt);
+
     /** Deletes the note, its chunks and its outgoing links. */
     void delete(String path);
 

@@ -16,7 +16,6 @@ import org.springframework.stereotype.Component;
 public class MarkdownChunker {
     public static final int DEFAULT_MAX_TOKENS = 512;
 
-    private final TokenCounter tokens;
     private final ChunkMetadataExtractor metadata;
     private final SectionSplitter splitter;
 
@@ -26,7 +25,6 @@ public class MarkdownChunker {
     }
 
     public MarkdownChunker(TokenCounter tokens, ChunkMetadataExtractor metadata, int maxTokens) {
-        this.tokens = tokens;
         this.metadata = metadata;
         this.splitter = new SectionSplitter(tokens, maxTokens);
     }
@@ -48,9 +46,10 @@ public class MarkdownChunker {
         List<Chunk> chunks = new ArrayList<>();
         String project = VaultPaths.projectOf(path);
         for (Section s : kept) {
-            for (String text : splitter.split(s.lines(), s.fenced())) {
+            for (SectionSplitter.Piece piece : splitter.split(s.lines(), s.fenced())) {
+                String text = piece.text();
                 chunks.add(new Chunk(Chunk.idOf(path, chunks.size()), path, project, chunks.size(), s.heading(),
-                        s.breadcrumb(), text, tokens.count(text), metadata.extract(s.heading(), text, path),
+                        s.breadcrumb(), text, piece.tokens(), metadata.extract(s.heading(), text, path),
                         List.copyOf(tags)));
             }
         }

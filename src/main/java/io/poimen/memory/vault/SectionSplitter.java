@@ -26,16 +26,22 @@ final class SectionSplitter {
         this.maxTokens = maxTokens;
     }
 
+    /** A piece of a section and its token count. */
+    record Piece(String text, int tokens) {
+    }
+
     /** The section as one piece when it fits, else several; leading and trailing blank lines removed. */
-    List<String> split(List<String> lines, List<Boolean> fenced) {
+    List<Piece> split(List<String> lines, List<Boolean> fenced) {
         String whole = LEADING_BLANK_LINES.matcher(String.join("\n", lines)).replaceFirst("").stripTrailing();
         if (whole.isEmpty()) {
             return List.of();
         }
-        if (cost(whole) <= maxTokens) {
-            return List.of(whole);
+        int n = cost(whole);
+        if (n <= maxTokens) {
+            return List.of(new Piece(whole, n));
         }
-        return pack(paragraphs(lines, fenced), 0);
+        // packing adds up the counts of parts; a piece's own count can differ by a merge at a seam
+        return pack(paragraphs(lines, fenced), 0).stream().map(t -> new Piece(t, tokens.count(t))).toList();
     }
 
     private static List<String> paragraphs(List<String> lines, List<Boolean> fenced) {

@@ -79,7 +79,7 @@ class RetrievalMetricsTest {
     }
 
     private static IngestReport report(double seconds, int chunks) {
-        return new IngestReport(10, 10, 3, 0, chunks, 5, List.of(), List.of(), seconds);
+        return new IngestReport(10, 10, 3, 0, chunks, 5, List.of(), List.of(), seconds, java.util.Map.of());
     }
 
     private static final class MutableClock extends Clock {

@@ -1,6 +1,7 @@
 package io.poimen.memory.index.ingest;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Summary of one ingest run.
@@ -14,9 +15,11 @@ import java.util.List;
  * @param unresolvedLinks links that resolve to no file, listed as "source -> [[raw]]"
  * @param problems        files that were skipped or partly read, by path
  * @param seconds         wall time of the run
+ * @param stepMillis      time spent in each step (plan, parse, embed, vectors, lexical, notes, tfidf, relink)
  */
 public record IngestReport(int files, int notes, int changed, int removed, int chunks, int links,
-                           List<String> unresolvedLinks, List<IngestProblem> problems, double seconds) {
+                           List<String> unresolvedLinks, List<IngestProblem> problems, double seconds,
+                           Map<String, Long> stepMillis) {
 
     public double chunksPerSecond() {
         return seconds > 0 ? chunks / seconds : 0;

@@ -22,7 +22,7 @@ public final class IngestRun {
     int notesRemoved;
     int links;
     /** Time spent in each step of indexBatch (parse, embed, vectors, lexical, notes, tfidf), for the log. */
-    final java.util.Map<String, Long> stepNanos = new java.util.LinkedHashMap<>();
+    final java.util.Map<String, Long> stepNanos = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
               java.util.Set<String> storedBefore, IngestProgress progress) {

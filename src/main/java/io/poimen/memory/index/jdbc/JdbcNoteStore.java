@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -73,19 +74,24 @@ public class JdbcNoteStore implements NoteStore {
 
     @Override
     public void save(ParsedNote note, Instant updatedAt) {
-        validate(note, updatedAt);
-        List<WikiLink> links = distinctByRaw(note.links());
+        saveAll(List.of(note), Map.of(note.path(), updatedAt));
+    }
+
+    @Override
+    public void saveAll(List<ParsedNote> notes, Map<String, Instant> updatedAt) {
+        notes.forEach(n -> validate(n, updatedAt.get(n.path())));
+        List<String> paths = notes.stream().map(ParsedNote::path).toList();
         tx.executeWithoutResult(status -> {
-            deleteRows(note.path());
-            insertNote(note, updatedAt);
-            insertChunks(note.chunks());
-            insertLinks(note.project(), links);
+            deleteRows(paths);
+            insertNotes(notes, updatedAt);
+            insertChunks(notes.stream().flatMap(n -> n.chunks().stream()).toList());
+            insertLinks(notes);
         });
     }
 
     @Override
     public void delete(String path) {
-        tx.executeWithoutResult(status -> deleteRows(path));
+        tx.executeWithoutResult(status -> deleteRows(List.of(path)));
     }
 
     @Override
@@ -168,17 +174,18 @@ public class JdbcNoteStore implements NoteStore {
         return List.copyOf(first.values());
     }
 
-    private void deleteRows(String path) {
-        jdbc.update("delete from wiki_links where source_path = ?", path);
-        jdbc.update("delete from chunks where path = ?", path);
-        jdbc.update("delete from documents where path = ?", path);
+    private void deleteRows(List<String> paths) {
+        for (String table : List.of("wiki_links where source_path", "chunks where path", "documents where path")) {
+            jdbc.batchUpdate("delete from " + table + " = ?", paths, BATCH_SIZE, (ps, path) -> ps.setString(1, path));
+        }
     }
 
-    private void insertNote(ParsedNote note, Instant updatedAt) {
-        FrontMatter frontMatter = note.frontMatter() == null ? FrontMatter.EMPTY : note.frontMatter();
-        jdbc.update("insert into documents (path, project, title, content_hash, tags, aliases, chunk_count,"
+    private void insertNotes(List<ParsedNote> notes, Map<String, Instant> updatedAt) {
+        LocalDateTime indexedAt = utc(Instant.now());
+        jdbc.batchUpdate("insert into documents (path, project, title, content_hash, tags, aliases, chunk_count,"
                         + " updated_at, indexed_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                ps -> {
+                notes, BATCH_SIZE, (ps, note) -> {
+                    FrontMatter frontMatter = note.frontMatter() == null ? FrontMatter.EMPTY : note.frontMatter();
                     ps.setString(1, note.path());
                     ps.setString(2, note.project());
                     ps.setString(3, note.title());
@@ -186,8 +193,8 @@ public class JdbcNoteStore implements NoteStore {
                     ps.setString(5, json.write(noteTags(note, frontMatter)));
                     ps.setString(6, json.write(frontMatter.aliases()));
                     ps.setInt(7, note.chunks().size());
-                    ps.setObject(8, utc(updatedAt));
-                    ps.setObject(9, utc(Instant.now()));
+                    ps.setObject(8, utc(updatedAt.get(note.path())));
+                    ps.setObject(9, indexedAt);
                 });
     }
 
@@ -223,11 +230,17 @@ public class JdbcNoteStore implements NoteStore {
                 });
     }
 
-    private void insertLinks(String project, List<WikiLink> links) {
+    private void insertLinks(List<ParsedNote> notes) {
+        // the project of a shared note is null, which Map.entry does not take
+        List<Map.Entry<String, WikiLink>> links = new ArrayList<>();
+        for (ParsedNote note : notes) {
+            distinctByRaw(note.links()).forEach(l -> links.add(new AbstractMap.SimpleEntry<>(note.project(), l)));
+        }
         jdbc.batchUpdate("insert into wiki_links (project, " + LINK_COLUMNS + ")"
                         + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                links, BATCH_SIZE, (ps, link) -> {
-                    ps.setString(1, project);
+                links, BATCH_SIZE, (ps, entry) -> {
+                    WikiLink link = entry.getValue();
+                    ps.setString(1, entry.getKey());
                     ps.setString(2, link.sourcePath());
                     ps.setString(3, link.raw());
                     ps.setString(4, link.target());

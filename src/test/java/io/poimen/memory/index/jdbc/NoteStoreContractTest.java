@@ -100,6 +100,26 @@ abstract class NoteStoreContractTest {
     }
 
     @Test
+    void saveAllWritesManyNotesInOneGoAndReplacesThoseStoredBefore() {
+        ParsedNote untouched = note("projects/p/untouched.md", "p", 1, List.of("[[a]]"));
+        store.save(untouched, T1);
+        store.save(note("projects/p/a.md", "p", 4, List.of("[[old]]")), T1);
+        ParsedNote a = note("projects/p/a.md", "p", 2, List.of("[[new]]"));
+        ParsedNote shared = note("shared/concepts/b.md", null, 3, List.of("[[a]]", "[[c]]"));
+
+        store.saveAll(List.of(a, shared), Map.of(a.path(), T2, shared.path(), T1));
+
+        assertThat(store.notes()).extracting(NoteRow::path, NoteRow::project, NoteRow::chunkCount, NoteRow::updatedAt)
+                .containsExactlyInAnyOrder(tuple("projects/p/a.md", "p", 2, T2), tuple("shared/concepts/b.md", null, 3, T1),
+                        tuple("projects/p/untouched.md", "p", 1, T1));
+        assertThat(store.allChunks()).containsExactlyInAnyOrderElementsOf(
+                concat(untouched.chunks(), concat(a.chunks(), shared.chunks())));
+        assertThat(store.links()).extracting(WikiLink::sourcePath, WikiLink::target).containsExactlyInAnyOrder(
+                tuple("projects/p/untouched.md", "a"), tuple("projects/p/a.md", "new"),
+                tuple("shared/concepts/b.md", "a"), tuple("shared/concepts/b.md", "c"));
+    }
+
+    @Test
     void deleteRemovesNoteChunksAndLinksOfThatNoteOnly() {
         ParsedNote kept = note("projects/p/kept.md", "p", 2, List.of("[[gone]]"));
         store.save(kept, T1);

@@ -17,6 +17,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -183,6 +191,34 @@ class LuceneVectorIndexTest {
         try (LuceneVectorIndex reopened = LuceneVectorIndex.open(dir, DIMS)) {
             assertThat(reopened.count()).isEqualTo(500);
             assertThat(reopened.search(query, SearchScope.all(), 10)).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void newIndexesUseTheDotProductOfUnitVectors() {
+        assertThat(index.similarity()).isEqualTo(VectorSimilarityFunction.DOT_PRODUCT);
+    }
+
+    @Test
+    void anIndexWrittenWithCosineKeepsCosineAndStillAnswersCosines(@TempDir Path dir) throws Exception {
+        try (FSDirectory d = FSDirectory.open(dir);
+             IndexWriter writer = new IndexWriter(d, new IndexWriterConfig())) {
+            Document doc = new Document();
+            doc.add(new StringField(LuceneLexicalIndex.CHUNK_ID, chunks.get(0).id(), Field.Store.YES));
+            doc.add(new StringField(LuceneLexicalIndex.PATH, chunks.get(0).path(), Field.Store.NO));
+            doc.add(new KnnFloatVectorField("vector", vectors.get(0), VectorSimilarityFunction.COSINE));
+            writer.addDocument(doc);
+        }
+        try (LuceneVectorIndex old = LuceneVectorIndex.open(dir, DIMS)) {
+            assertThat(old.similarity()).isEqualTo(VectorSimilarityFunction.COSINE);
+
+            old.upsert(chunks.subList(1, 50), vectors.subList(1, 50));
+
+            float[] query = randomVector();
+            assertThat(old.count()).isEqualTo(50);
+            for (Hit hit : old.search(query, SearchScope.all(), 5)) {
+                assertThat(hit.score()).isCloseTo(cosine(query, byId.get(hit.chunkId())), within(1e-4));
+            }
         }
     }
 
