@@ -7,7 +7,12 @@ import java.util.List;
 public interface LexicalIndex {
     void upsert(List<Chunk> chunks);
 
-    void deleteByPath(String path);
+    /** Removes every chunk of the notes at {@code paths}, in one write. */
+    void deleteByPaths(java.util.Collection<String> paths);
+
+    default void deleteByPath(String path) {
+        deleteByPaths(List.of(java.util.Objects.requireNonNull(path, "path")));
+    }
 
     /** Up to {@code k} chunks in scope (and carrying every tag of {@code scope.tags()}), score = BM25. */
     List<Hit> search(String query, SearchScope scope, int k);

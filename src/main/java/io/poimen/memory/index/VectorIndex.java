@@ -7,7 +7,12 @@ import java.util.List;
 public interface VectorIndex {
     void upsert(List<Chunk> chunks, List<float[]> vectors);
 
-    void deleteByPath(String path);
+    /** Removes every chunk of the notes at {@code paths}, in one write. */
+    void deleteByPaths(java.util.Collection<String> paths);
+
+    default void deleteByPath(String path) {
+        deleteByPaths(List.of(java.util.Objects.requireNonNull(path, "path")));
+    }
 
     /** Up to {@code k} chunks in scope, score = cosine similarity in [-1, 1]. */
     List<Hit> search(float[] query, SearchScope scope, int k);

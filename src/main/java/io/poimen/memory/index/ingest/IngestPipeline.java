@@ -142,10 +142,10 @@ public class IngestPipeline {
         List<String> replaced = parsed.stream().map(ParsedNote::path).filter(stored::contains).toList();
         // embedding keeps both cores busy, the writes below one each: the independent ones run side by side
         both(run, "vectors", () -> {
-            replaced.forEach(vectors::deleteByPath);
+            vectors.deleteByPaths(replaced);
             vectors.upsert(chunks, embedded);
         }, "lexical", () -> {
-            replaced.forEach(lexical::deleteByPath);
+            lexical.deleteByPaths(replaced);
             lexical.upsert(chunks);
         });
         // the rows (with the new hashes) only after both indexes hold the notes
@@ -184,9 +184,9 @@ public class IngestPipeline {
 
     /** Step 3: a note gone from the vault disappears from every index. */
     public void removeDeleted(@Body IngestRun run) {
+        vectors.deleteByPaths(run.removed);
+        lexical.deleteByPaths(run.removed);
         for (String path : run.removed) {
-            vectors.deleteByPath(path);
-            lexical.deleteByPath(path);
             tfidf.removePath(path);
             notes.delete(path);
             run.notesRemoved++;

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Collection;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -96,8 +97,8 @@ public class PgVectorIndex implements VectorIndex {
     }
 
     @Override
-    public void deleteByPath(String path) {
-        jdbc.update("delete from chunk_vectors where path = ?", path);
+    public void deleteByPaths(Collection<String> paths) {
+        jdbc.batchUpdate("delete from chunk_vectors where path = ?", paths, 500, (ps, path) -> ps.setString(1, path));
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -90,9 +91,10 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     }
 
     @Override
-    public void deleteByPath(String path) {
-        Objects.requireNonNull(path, "path");
-        store.write(writer -> writer.deleteDocuments(new Term(PATH, path)));
+    public void deleteByPaths(Collection<String> paths) {
+        if (!paths.isEmpty()) {
+            store.write(writer -> writer.deleteDocuments(LuceneStore.anyOf(PATH, paths)));
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
@@ -105,9 +106,10 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     }
 
     @Override
-    public void deleteByPath(String path) {
-        Objects.requireNonNull(path, "path");
-        store.write(writer -> writer.deleteDocuments(new Term(LuceneLexicalIndex.PATH, path)));
+    public void deleteByPaths(Collection<String> paths) {
+        if (!paths.isEmpty()) {
+            store.write(writer -> writer.deleteDocuments(LuceneStore.anyOf(LuceneLexicalIndex.PATH, paths)));
+        }
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.poimen.memory.index.lucene.QueryTokens;
 import io.poimen.memory.vault.Chunk;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,10 +159,13 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     @Override
-    public void deleteByPath(String path) {
-        Objects.requireNonNull(path, "path");
-        call("delete chunks of " + path, () -> client.deleteByQuery(d -> d.index(options.indexName())
-                .query(q -> q.term(t -> t.field("path").value(FieldValue.of(path))))
+    public void deleteByPaths(Collection<String> paths) {
+        if (paths.isEmpty()) {
+            return;
+        }
+        call("delete chunks of " + paths.size() + " notes", () -> client.deleteByQuery(d -> d
+                .index(options.indexName())
+                .query(pathFilter(List.copyOf(paths)))
                 .refresh(Refresh.True)));
     }
 

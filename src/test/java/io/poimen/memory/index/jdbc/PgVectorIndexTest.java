@@ -188,6 +188,22 @@ class PgVectorIndexTest {
     }
 
     @Test
+    void deleteByPathsRemovesTheChunksOfEveryGivenPath() {
+        Random random = new Random(19);
+        List<Chunk> chunks = List.of(chunk("many/a.md", 0), chunk("many/b.md", 0), chunk("many/b.md", 1),
+                chunk("many/c.md", 0));
+        long before = index.count();
+        index.upsert(chunks, chunks.stream().map(c -> randomVector(random)).toList());
+
+        index.deleteByPaths(List.of("many/a.md", "many/b.md", "many/none.md"));
+
+        assertThat(index.count()).isEqualTo(before + 1);
+        assertThat(index.search(randomVector(random), SearchScope.of(Set.of("many/a.md", "many/b.md", "many/c.md")), 10))
+                .extracting(Hit::chunkId).containsExactly("many/c.md#0");
+        index.deleteByPaths(List.of("many/c.md"));
+    }
+
+    @Test
     void deleteByPathRemovesOnlyThatPathsChunks() {
         Random random = new Random(17);
         List<Chunk> chunks = List.of(chunk("delete/gone.md", 0), chunk("delete/gone.md", 1),

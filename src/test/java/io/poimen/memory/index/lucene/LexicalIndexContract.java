@@ -170,6 +170,21 @@ public abstract class LexicalIndexContract {
     }
 
     @Test
+    void deleteByPathsRemovesTheChunksOfEveryGivenPathAtOnce() {
+        index.upsert(List.of(
+                chunk("notes/helm.md", 0, "Install the chart with helm."),
+                chunk("notes/helm.md", 1, "Upgrade the release with helm."),
+                chunk("notes/helm-old.md", 0, "Old helm release notes."),
+                chunk("notes/helmfile.md", 0, "Helmfile drives helm for many releases.")));
+
+        index.deleteByPaths(List.of("notes/helm.md", "notes/helm-old.md", "notes/never-indexed.md"));
+        index.deleteByPaths(List.of());
+
+        assertThat(index.count()).isEqualTo(1);
+        assertThat(ids(index.search("helm release", SearchScope.all(), 10))).containsExactly("notes/helmfile.md#0");
+    }
+
+    @Test
     void upsertReplacesTheChunkWithTheSameId() {
         index.upsert(List.of(chunk("notes/db.md", 0, "Vacuum the postgres tables weekly."),
                 chunk("notes/db.md", 1, "Check replication lag.")));

@@ -165,6 +165,20 @@ class LuceneVectorIndexTest {
     }
 
     @Test
+    void deleteByPathsRemovesEveryChunkOfEveryGivenPath() {
+        try (LuceneVectorIndex small = LuceneVectorIndex.inMemory(DIMS)) {
+            small.upsert(chunks.subList(0, 40), vectors.subList(0, 40));
+            List<String> gone = List.of(chunks.get(0).path(), chunks.get(12).path());
+
+            small.deleteByPaths(gone);
+
+            assertThat(small.count()).isEqualTo(40 - 2 * CHUNKS_PER_PATH);
+            assertThat(small.search(vectors.get(0), SearchScope.all(), 40))
+                    .hasSize(40 - 2 * CHUNKS_PER_PATH).extracting(h -> pathOf.get(h.chunkId())).doesNotContainAnyElementsOf(gone);
+        }
+    }
+
+    @Test
     void upsertReplacesTheVectorOfAChunk() {
         try (LuceneVectorIndex small = LuceneVectorIndex.inMemory(DIMS)) {
             small.upsert(chunks.subList(0, 200), vectors.subList(0, 200));
