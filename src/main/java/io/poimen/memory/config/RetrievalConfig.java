@@ -8,11 +8,13 @@ import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.BranchSearches;
-import io.poimen.memory.retrieval.EmbeddingAvailability;
+import io.poimen.memory.retrieval.ChunkRows;
+import io.poimen.memory.retrieval.Availability;
 import io.poimen.memory.retrieval.FusionAggregationStrategy;
 import io.poimen.memory.retrieval.QueryFusion;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.RetrievalPolicy;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -21,14 +23,20 @@ import org.springframework.context.annotation.Configuration;
 public class RetrievalConfig {
 
     @Bean
-    EmbeddingAvailability embeddingAvailability() {
-        return new EmbeddingAvailability(30_000);
+    Availability embeddingAvailability(@Value("${poimen.query.embedding-cool-down-ms:30000}") long coolDownMillis) {
+        return new Availability(coolDownMillis);
+    }
+
+    @Bean
+    ChunkRows chunkRows(NoteStore notes, LexicalIndex lexical,
+                        @Value("${poimen.query.store-cool-down-ms:10000}") long coolDownMillis) {
+        return new ChunkRows(notes, lexical, new Availability(coolDownMillis));
     }
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  EmbeddingAvailability embedding, NoteStore notes) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding, notes);
+                                  Availability embedding, ChunkRows rows) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, rows);
     }
 
     @Bean
@@ -37,8 +45,8 @@ public class RetrievalConfig {
     }
 
     @Bean
-    QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, NoteStore notes,
-                                EmbeddingAvailability embedding) {
-        return new QueryPipeline(json, policy, graph, notes, embedding);
+    QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
+                                Availability embedding) {
+        return new QueryPipeline(json, policy, graph, rows, embedding);
     }
 }

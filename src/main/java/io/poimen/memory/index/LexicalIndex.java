@@ -17,6 +17,16 @@ public interface LexicalIndex {
     /** Up to {@code k} chunks in scope (and carrying every tag of {@code scope.tags()}), score = BM25. */
     List<Hit> search(String query, SearchScope scope, int k);
 
+    /**
+     * The indexed chunks with these ids, for answering while the note store is down; unknown ids are skipped.
+     *
+     * @throws UnsupportedOperationException when this index does not keep chunk texts (the embedded Lucene
+     *                                       index: its note store runs in the same process)
+     */
+    default List<Chunk> chunks(java.util.Collection<String> ids) {
+        throw new UnsupportedOperationException(name() + " does not keep chunk texts");
+    }
+
     long count();
 
     String name();

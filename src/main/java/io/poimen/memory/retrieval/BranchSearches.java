@@ -2,7 +2,6 @@ package io.poimen.memory.retrieval;
 
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
-import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
@@ -33,16 +32,16 @@ public class BranchSearches {
     private final TfIdfIndex tfidf;
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
-    private final EmbeddingAvailability embedding;
-    private final NoteStore notes;
+    private final Availability embedding;
+    private final ChunkRows rows;
 
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                          EmbeddingAvailability embedding, NoteStore notes) {
+                          Availability embedding, ChunkRows rows) {
         this.tfidf = tfidf;
         this.vectors = vectors;
         this.lexical = lexical;
         this.embedding = embedding;
-        this.notes = notes;
+        this.rows = rows;
     }
 
     public boolean runs(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
@@ -67,7 +66,7 @@ public class BranchSearches {
             return hits;
         }
         MetadataBooster booster = booster(ctx.settings);
-        Map<String, Chunk> chunks = ctx.chunks(hits.stream().map(Hit::chunkId).toList(), notes);
+        Map<String, Chunk> chunks = ctx.chunks(hits.stream().map(Hit::chunkId).toList(), rows);
         List<Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
             Chunk c = chunks.get(h.chunkId());
@@ -109,10 +108,10 @@ public class BranchSearches {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         Branch branch = Branch.ofKey(exchange.getProperty(BRANCH, String.class));
         QueryContext ctx = exchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
-        if (branch == Branch.SEMANTIC) {
-            embedding.failed();
-        }
         String reason = e == null ? "failed" : e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (branch == Branch.SEMANTIC) {
+            embedding.failed(reason);
+        }
         log.warn("{} branch failed: {}", branch.key(), reason);
         return BranchResult.failed(branch, reason, millisSince(ctx.startedNanos));
     }

@@ -5,13 +5,12 @@ import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.query.NormalizedQuery;
 import io.poimen.memory.retrieval.query.RoutePlan;
 import io.poimen.memory.vault.Chunk;
-import io.poimen.memory.index.NoteStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,8 +27,9 @@ public final class QueryContext {
     public RoutePlan plan;
     public SearchScope scope;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
-    public final Map<String, String> degraded = new TreeMap<>();
-    public final Map<String, Long> timingsMs = new TreeMap<>();
+    /** Written by branches running in parallel, so a concurrent sorted map. */
+    public final Map<String, String> degraded = new ConcurrentSkipListMap<>();
+    public final Map<String, Long> timingsMs = new ConcurrentSkipListMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
     /** Chunk rows already read during this query (by the TF-IDF branch), so selection does not read them again. */
     final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
@@ -40,10 +40,10 @@ public final class QueryContext {
     }
 
     /** The rows of {@code ids}, reading from the store only those not read earlier in this query. */
-    Map<String, Chunk> chunks(Collection<String> ids, NoteStore store) {
+    Map<String, Chunk> chunks(Collection<String> ids, ChunkRows rows) {
         List<String> missing = ids.stream().filter(id -> !chunkRows.containsKey(id)).distinct().toList();
         if (!missing.isEmpty()) {
-            store.chunks(missing).forEach(c -> chunkRows.put(c.id(), c));
+            rows.read(missing, this).forEach(c -> chunkRows.put(c.id(), c));
         }
         Map<String, Chunk> out = new HashMap<>();
         ids.forEach(id -> {
@@ -68,6 +68,11 @@ public final class QueryContext {
     }
 
     public void degrade(Branch branch, String reason) {
-        degraded.put(branch.key(), reason);
+        degrade(branch.key(), reason);
+    }
+
+    /** {@code what}: a branch key, or another part of the answer that was served without its usual source. */
+    public void degrade(String what, String reason) {
+        degraded.put(what, reason);
     }
 }

@@ -2,7 +2,6 @@ package io.poimen.memory.retrieval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.retrieval.fusion.BranchScore;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
@@ -37,18 +36,18 @@ public class QueryPipeline {
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
     private final GraphService graph;
-    private final NoteStore notes;
-    private final EmbeddingAvailability embedding;
+    private final ChunkRows rows;
+    private final Availability embedding;
     private final QueryNormalizer normalizer = new QueryNormalizer();
     private final QueryRouter router = new QueryRouter();
     private final CacheAlignedOrder order = new CacheAlignedOrder();
 
-    public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, NoteStore notes,
-                         EmbeddingAvailability embedding) {
+    public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
+                         Availability embedding) {
         this.json = json;
         this.policy = policy;
         this.graph = graph;
-        this.notes = notes;
+        this.rows = rows;
         this.embedding = embedding;
     }
 
@@ -79,6 +78,9 @@ public class QueryPipeline {
         }
         ctx.query = normalizer.normalize(ctx.request.query());
         ctx.plan = router.route(ctx.query, ctx.request.searchMethod(), embedding.available());
+        if (!embedding.available() && router.route(ctx.query, ctx.request.searchMethod(), true).runs(Branch.SEMANTIC)) {
+            ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
+        }
         ctx.scope = new SearchScope(graph.current().projectScope(project),
                 ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
         return ctx;
@@ -89,7 +91,7 @@ public class QueryPipeline {
         long t0 = System.nanoTime();
         RetrievalSettings s = ctx.settings;
         List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
-        Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), notes);
+        Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), rows);
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
         for (FusedCandidate c : pool) {

@@ -13,15 +13,23 @@ import io.poimen.memory.web.ApiException;
 
 /**
  * Writes access decisions to {@code rbac_audit_log} through the {@code direct:audit} route (camel-sql, one batch
- * insert), synchronously: when the insert fails the request fails with 503, so no decision goes unrecorded.
+ * insert), synchronously. When the insert fails (database down) the rows go to the local {@link AuditSpool} and
+ * the request goes on; the {@code audit-spool-replay} route writes them later. Only when the spool cannot be
+ * written either does the request fail with 503: no decision goes unrecorded.
  */
 public class AuditLog {
     private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
     public static final String ROUTE = "direct:audit";
     private final ProducerTemplate producer;
+    private final AuditSpool spool;
 
     public AuditLog(ProducerTemplate producer) {
+        this(producer, null);
+    }
+
+    public AuditLog(ProducerTemplate producer, AuditSpool spool) {
         this.producer = producer;
+        this.spool = spool;
     }
 
     public void record(Caller caller, List<AccessDecision> decisions, String traceId) {
@@ -33,10 +41,47 @@ public class AuditLog {
         try {
             producer.requestBody(ROUTE, rows);
         } catch (CamelExecutionException e) {
+            if (spooled(rows, traceId, e)) {
+                return;
+            }
             log.error("audit write failed for trace {} ({} decisions)", traceId, rows.size(), e);
             throw new ApiException(503, "audit_unavailable",
                     "the access decision could not be written to the audit log; see the hub log for trace " + traceId);
         }
+    }
+
+    private boolean spooled(List<Map<String, Object>> rows, String traceId, Exception failure) {
+        if (spool == null) {
+            return false;
+        }
+        try {
+            spool.append(rows);
+            log.warn("audit write failed for trace {} ({}); {} decisions kept in {} until the database is back",
+                    traceId, failure.getCause() != null ? failure.getCause() : failure, rows.size(), spool.file());
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+            return false;
+        }
+    }
+
+    /** Called by the {@code audit-spool-replay} timer route: writes the spooled rows, when there are any. */
+    public int replaySpool() throws java.io.IOException {
+        if (spool == null) {
+            return 0;
+        }
+        int written;
+        try {
+            written = spool.replay(rows -> producer.requestBody(ROUTE, rows));
+        } catch (CamelExecutionException e) {
+            log.warn("spooled audit decisions not written yet, kept in {}: {}", spool.file(),
+                    e.getCause() != null ? e.getCause() : e);
+            return 0;
+        }
+        if (written > 0) {
+            log.info("{} spooled audit decisions written to the database", written);
+        }
+        return written;
     }
 
     static Map<String, Object> row(Caller caller, AccessDecision d, String traceId, Timestamp at) {

@@ -53,8 +53,13 @@ public class SecurityConfig {
     }
 
     @Bean
-    AuditedAccess auditedAccess(RbacEngine engine, ProducerTemplate producer) {
-        return new AuditedAccess(engine, new AuditLog(producer));
+    AuditLog auditLog(ProducerTemplate producer, PoimenProperties props) {
+        return new AuditLog(producer, new AuditSpool(props.data().dir().resolve("audit-spool.jsonl")));
+    }
+
+    @Bean
+    AuditedAccess auditedAccess(RbacEngine engine, AuditLog auditLog) {
+        return new AuditedAccess(engine, auditLog);
     }
 
     @Bean

@@ -16,14 +16,45 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = {
         "poimen.vector.backend=pgvector", "poimen.lexical.backend=opensearch",
         "poimen.opensearch.index=query-contract", "poimen.vault.ingest-on-startup=false",
-        "camel.main.routes-reload-enabled=false"})
+        "camel.main.routes-reload-enabled=false", "spring.datasource.hikari.connection-timeout=1000",
+        "poimen.query.store-cool-down-ms=2000", "poimen.query.embedding-cool-down-ms=2000"})
 class ExternalQueryRouteTest extends QueryRouteContractTest {
+
+    private static String databaseUrl;
 
     @DynamicPropertySource
     static void stores(DynamicPropertyRegistry registry) {
         String url = TestPostgres.freshDatabaseUrl("query_contract");
+        databaseUrl = url;
         registry.add("spring.datasource.url", () -> url);
         registry.add("poimen.opensearch.url", TestOpenSearch::url);
+    }
+
+    @Test
+    void postgresDownAnswersFromOpenSearchAndTfIdfWithTheNoteStoreAndSemanticBranchDegraded() throws Exception {
+        String body = "{\"project\":\"poimen\",\"query\":\"how do I fix a pod in CrashLoopBackOff\"}";
+        JsonNode healthy = query(body);
+        assertThat(healthy.path("degraded")).isEmpty();
+        TestPostgres.refuseConnections(databaseUrl, true);
+        try {
+            for (int i = 0; i < 3; i++) { // the first meets the failure, the next ones the cool-down
+                JsonNode r = query(body);
+                assertThat(r.has("error")).as(r.toString()).isFalse();
+                assertThat(r.path("degraded").toString()).contains("\"notes\"").contains("\"semantic\"");
+                assertThat(r.path("degraded_reasons").path("notes").asText()).contains("opensearch");
+                assertThat(paths(r)).contains("projects/poimen/debugging/pod-crashes.md");
+                JsonNode top = r.path("results").get(0);
+                assertThat(top.path("text").asText()).isNotBlank();
+                assertThat(top.path("breakdown").path("branches").has("semantic")).isFalse();
+                assertThat(r.path("context").path("tokens_used").asInt()).isPositive();
+            }
+        } finally {
+            TestPostgres.refuseConnections(databaseUrl, false);
+        }
+        Thread.sleep(2_100); // both cool-downs over: the next query uses PostgreSQL again
+        JsonNode back = query(body);
+        assertThat(back.path("degraded")).as(back.toString()).isEmpty();
+        assertThat(paths(back)).isEqualTo(paths(healthy));
     }
 
     @Test

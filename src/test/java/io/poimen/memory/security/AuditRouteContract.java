@@ -51,6 +51,7 @@ abstract class AuditRouteContract {
         camel.getRegistry().bind("arrayColumnRowMappers", new ArrayColumnRowMapperFactory());
         LocalOperatorAccess local = new LocalOperatorAccess();
         camel.getRegistry().bind("accessEndpoints", new AccessEndpoints(local, local, null, null));
+        camel.getRegistry().bind("auditLog", new AuditLog(camel.createProducerTemplate()));
         for (String file : List.of("routes/errors.camel.yaml", "routes/audit.camel.yaml")) {
             PluginHelper.getRoutesLoader(camel).loadRoutes(
                     ResourceHelper.resolveMandatoryResource(camel, "file:" + withoutRest(Path.of(file))));
@@ -75,6 +76,52 @@ abstract class AuditRouteContract {
     JsonNode query(Map<String, Object> headers) throws IOException {
         Exchange ex = producer.request("direct:audit-query", e -> e.getMessage().getHeaders().putAll(headers));
         return new ObjectMapper().readTree(ex.getMessage().getBody(String.class));
+    }
+
+    @Test
+    void decisionsMadeWhileTheTableIsUnwritableAreSpooledAndWrittenLater() throws Exception {
+        AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
+        AuditLog log = new AuditLog(producer, spool);
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("alter table rbac_audit_log rename to rbac_audit_log_away");
+        try {
+            log.record(ALICE, List.of(new AccessDecision(VaultResource.project("poimen"), Action.READ, false,
+                    "not_in_allowed_groups")), "trace-down-1");
+            log.record(BOB, List.of(new AccessDecision(VaultResource.skill("SKILL-x"), Action.READ, true,
+                    "access_level_public")), "trace-down-2");
+
+            assertThat(Files.readAllLines(spool.file())).hasSize(2);
+            assertThat(log.replaySpool()).as("still unwritable: kept for later").isZero();
+            assertThat(Files.readAllLines(spool.file())).hasSize(2);
+        } finally {
+            jdbc.execute("alter table rbac_audit_log_away rename to rbac_audit_log");
+        }
+
+        assertThat(log.replaySpool()).isEqualTo(2);
+
+        assertThat(Files.exists(spool.file())).isFalse();
+        List<Map<String, Object>> rows = jdbc.queryForList(
+                "select user_id, decision, reason, trace_id from rbac_audit_log order by id");
+        assertThat(rows).extracting(r -> r.get("user_id") + "/" + r.get("decision") + "/" + r.get("reason") + "/"
+                + r.get("trace_id")).containsExactly("alice/deny/not_in_allowed_groups/trace-down-1",
+                "bob/allow/access_level_public/trace-down-2");
+        JsonNode alice = query(Map.of("user", "alice"));
+        assertThat(alice.get(0).path("user_groups").toString()).isEqualTo("[\"data-team\",\"x-team\"]");
+        assertThat(log.replaySpool()).isZero();
+    }
+
+    @Test
+    void withoutASpoolAFailedAuditWriteFailsTheRequest() {
+        AuditLog log = new AuditLog(producer);
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("alter table rbac_audit_log rename to rbac_audit_log_away");
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> log.record(ALICE, List.of(new AccessDecision(
+                    VaultResource.project("poimen"), Action.READ, true, "x")), "trace-x"))
+                    .isInstanceOf(io.poimen.memory.web.ApiException.class).hasMessageContaining("audit log");
+        } finally {
+            jdbc.execute("alter table rbac_audit_log_away rename to rbac_audit_log");
+        }
     }
 
     @Test

@@ -89,6 +89,22 @@ public final class TestPostgres {
         return withDatabase(base, database);
     }
 
+    /**
+     * Makes the database of {@code jdbcUrl} refuse new connections and ends the open ones (as if its server were
+     * gone), or lets it accept them again.
+     */
+    public static synchronized void refuseConnections(String jdbcUrl, boolean refuse) {
+        String database = jdbcUrl.replaceFirst("^jdbc:postgresql://[^/]+/", "").replaceFirst("\\?.*$", "");
+        try (Connection admin = DriverManager.getConnection(jdbcUrl()); Statement sql = admin.createStatement()) {
+            sql.execute("alter database " + database + " allow_connections " + !refuse);
+            if (refuse) {
+                sql.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = '" + database + "'");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot change connections of " + database, e);
+        }
+    }
+
     /** {@code jdbc:postgresql://host:port/db?params} with {@code db} replaced. */
     static String withDatabase(String jdbcUrl, String database) {
         int hostStart = jdbcUrl.indexOf("//");

@@ -5,6 +5,7 @@ import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.lucene.QueryTokens;
 import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.ChunkMetadata;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,6 +42,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private static final int BULK_BATCH = 500;
     /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
     static final int MAX_TERMS_COUNT = 65_536;
+    private static final String STORED = "stored";
     private static final List<String> FIELDS = List.of("content^2", "breadcrumb", "source", "heading");
 
     /**
@@ -114,7 +116,9 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
                                 .properties("content", p -> p.text(t -> t.analyzer("english")))
                                 .properties("breadcrumb", p -> p.text(t -> t.analyzer("english")))
                                 .properties("heading", p -> p.text(t -> t.analyzer("english")))
-                                .properties("source", p -> p.text(t -> t.analyzer("standard")))));
+                                .properties("source", p -> p.text(t -> t.analyzer("standard")))
+                                // kept in _source only: the chunk as the note store has it, read when that is down
+                                .properties(STORED, p -> p.object(o -> o.enabled(false)))));
                 return true;
             } catch (OpenSearchException e) {
                 if ("resource_already_exists_exception".equals(e.error().type())) {
@@ -232,7 +236,60 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         doc.put("heading", chunk.heading());
         doc.put("breadcrumb", chunk.breadcrumb() == null ? "" : chunk.breadcrumbText());
         doc.put("content", chunk.text());
+        Map<String, Object> stored = new LinkedHashMap<>();
+        stored.put("ordinal", chunk.ordinal());
+        stored.put("breadcrumb", chunk.breadcrumb() == null ? List.of() : chunk.breadcrumb());
+        stored.put("tokens", chunk.tokens());
+        if (chunk.metadata() != null) {
+            stored.put("first_sentence", chunk.metadata().firstSentence());
+            stored.put("key_terms", chunk.metadata().keyTerms());
+            stored.put("category", chunk.metadata().category());
+        }
+        doc.put(STORED, stored);
         return doc;
+    }
+
+    /**
+     * The chunks with these ids as indexed here (the same fields as the note store's rows), for answering while
+     * the note store is down. Chunks indexed before these fields were stored come back without metadata.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Chunk> chunks(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        List<FieldValue> values = ids.stream().distinct().map(FieldValue::of).toList();
+        SearchResponse<Map> response = call("read " + values.size() + " chunks", () -> client.search(s -> s
+                .index(options.indexName())
+                .query(q -> q.terms(t -> t.field("chunk_id").terms(v -> v.value(values))))
+                .size(values.size()), Map.class));
+        List<Chunk> out = new ArrayList<>();
+        for (var hit : response.hits().hits()) {
+            if (hit.source() != null) {
+                out.add(chunk((Map<String, Object>) hit.source()));
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Chunk chunk(Map<String, Object> doc) {
+        Map<String, Object> stored = doc.get(STORED) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        String id = (String) doc.get("chunk_id");
+        String heading = (String) doc.get("heading");
+        String text = (String) doc.get("content");
+        List<String> breadcrumb = stored.get("breadcrumb") instanceof List<?> b ? (List<String>) b
+                : List.of(((String) doc.getOrDefault("breadcrumb", "")).split(" > ", -1));
+        int ordinal = stored.get("ordinal") instanceof Number n ? n.intValue()
+                : Integer.parseInt(id.substring(id.lastIndexOf('#') + 1));
+        int tokens = stored.get("tokens") instanceof Number n ? n.intValue() : 0;
+        ChunkMetadata metadata = new ChunkMetadata(heading, (String) stored.get("first_sentence"),
+                stored.get("key_terms") instanceof List<?> k ? (List<String>) k : List.of(),
+                (String) stored.get("category"));
+        List<String> tags = doc.get("tags") instanceof List<?> t ? (List<String>) t : List.of();
+        return new Chunk(id, (String) doc.get("path"), (String) doc.get("project"), ordinal, heading, breadcrumb,
+                text, tokens, metadata, tags);
     }
 
     private static String describe(BulkResponseItem item) {

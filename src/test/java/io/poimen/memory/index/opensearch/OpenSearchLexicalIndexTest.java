@@ -7,6 +7,8 @@ import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.lucene.LexicalIndexContract;
 import io.poimen.memory.testsupport.TestOpenSearch;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.ChunkMetadata;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -51,6 +53,37 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
                 .result().get(os.indexName()).settings().index();
         assertThat(settings.numberOfShards()).isEqualTo(1);
         assertThat(settings.numberOfReplicas()).isEqualTo(0);
+    }
+
+    @Test
+    void chunksReadBackAsTheNoteStoreHoldsThem() {
+        Chunk full = new Chunk("projects/k8s/pods.md#3", "projects/k8s/pods.md", "k8s", 3, "Logs > tail",
+                List.of("Pods", "Debugging", "Logs > tail"), "Read `kubectl logs -p`, ünïcødé ✓.", 42,
+                new ChunkMetadata("Logs > tail", "Read the logs.", List.of("kubectl", "logs"), ChunkMetadata.TOOL),
+                List.of("k8s", "debug"));
+        Chunk shared = new Chunk("shared/retry.md#0", "shared/retry.md", null, 0, "Retry", List.of("Retry"),
+                "Back off exponentially.", 5, new ChunkMetadata("Retry", null, List.of(), null), List.of());
+        index.upsert(List.of(full, shared, chunk("other.md", 0, "Other", List.of("Other"), "other", List.of())));
+
+        assertThat(index.chunks(List.of(full.id(), shared.id(), "missing.md#0")))
+                .containsExactlyInAnyOrder(full, shared);
+        assertThat(index.chunks(List.of())).isEmpty();
+    }
+
+    @Test
+    void chunksIndexedWithoutStoredFieldsComeBackFromTheSearchedFields() throws Exception {
+        OpenSearchLexicalIndex os = (OpenSearchLexicalIndex) index;
+        TestOpenSearch.client().index(i -> i.index(os.indexName()).id("old/note.md#2").refresh(Refresh.True)
+                .document(java.util.Map.of("chunk_id", "old/note.md#2", "path", "old/note.md", "heading", "Setup",
+                        "breadcrumb", "Note > Setup", "content", "Install it.", "tags", List.of("x"))));
+
+        assertThat(index.chunks(List.of("old/note.md#2"))).singleElement().satisfies(c -> {
+            assertThat(c.ordinal()).isEqualTo(2);
+            assertThat(c.breadcrumb()).containsExactly("Note", "Setup");
+            assertThat(c.text()).isEqualTo("Install it.");
+            assertThat(c.tags()).containsExactly("x");
+            assertThat(c.metadata().keyTerms()).isEmpty();
+        });
     }
 
     @Test
