@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Throwaway PostgreSQL 15 cluster for tests: `pg-cluster.sh start DIR` prints the JDBC URL,
-# `pg-cluster.sh stop DIR` stops it. initdb refuses root, so the cluster runs as the postgres user.
+# `pg-cluster.sh stop DIR` stops it, `pg-cluster.sh resume DIR` starts a stopped cluster again on its port
+# (fault runs). initdb refuses root, so the cluster runs as the postgres user.
 set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 cmd=${1:?start|stop}; dir=$(realpath -m "${2:?cluster directory}")
@@ -20,8 +21,13 @@ start)
   echo "$port" > "$dir/port"
   echo "jdbc:postgresql://127.0.0.1:$port/poimen?user=poimen"
   ;;
+resume)
+  port=$(cat "$dir/port")
+  as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+  ;;
 stop)
   [ -f "$dir/data/postmaster.pid" ] && as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
   ;;
-*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|resume DIR" >&2; exit 2 ;;
 esac

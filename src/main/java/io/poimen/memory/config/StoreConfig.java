@@ -15,9 +15,11 @@ import io.poimen.memory.index.lucene.LuceneLexicalIndex;
 import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.ops.FaultInjectedEmbeddingModel;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
+import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
 import org.apache.hc.core5.http.HttpHost;
@@ -26,6 +28,7 @@ import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.rest_client.RestClientTransport;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -37,10 +40,10 @@ import org.springframework.context.annotation.Configuration;
 public class StoreConfig {
 
     @Bean
-    EmbeddingModel embeddingModel() {
+    EmbeddingModel embeddingModel(@Value("${poimen.faults.embedding-failure-file:}") String failureFile) {
         EmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
         model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
-        return model;
+        return failureFile.isBlank() ? model : new FaultInjectedEmbeddingModel(model, Path.of(failureFile));
     }
 
     @Bean
