@@ -162,4 +162,24 @@ class WikiLinkParserTest {
         assertThat(parse("[[outer [[inner]]")).extracting(WikiLink::target).containsExactly("inner");
         assertThat(parse(null)).isEmpty();
     }
+
+    @Test
+    void fenceLookalikeInsideAPreBlockDoesNotHideTheRest() {
+        String md = """
+                <pre><code>```sh
+                make release
+                ```</code></pre>
+
+                See [[release checklist]].
+
+                ```sh
+                echo [[not-a-link]]
+                ```
+                <PRE class="x">
+                ~~~
+                </pre>
+                [[after pre]]
+                """;
+        assertThat(parse(md)).extracting(WikiLink::target).containsExactly("release checklist", "after pre");
+    }
 }
