@@ -2,6 +2,7 @@ package io.poimen.memory.vault;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,10 +11,14 @@ import java.util.regex.Pattern;
  * Blanks out the parts of markdown that are never links, headings or tags: fenced code blocks (``` or ~~~, any
  * length of at least 3, at any indentation), inline code spans (any number of backticks), HTML comments and
  * Obsidian {@code %% %%} comments. Masked characters become spaces and newlines are kept, so offsets and line
- * numbers of the masked text match the original.
+ * numbers of the masked text match the original. A line inside a raw HTML block ({@code <pre>}, {@code <script>},
+ * {@code <style>}, {@code <textarea>}, up to the line with the closing tag, as in CommonMark) never opens a fence,
+ * so {@code <pre><code>```lang ... ```</code></pre>} does not swallow the rest of the note.
  */
 final class MarkdownMask {
     private static final Pattern FENCE = Pattern.compile("^[ \\t]*(`{3,}|~{3,})(.*)$");
+    private static final Pattern RAW_HTML_OPEN =
+            Pattern.compile("^ {0,3}<(pre|script|style|textarea)(?=[\\s>]|$)", Pattern.CASE_INSENSITIVE);
 
     private MarkdownMask() {
     }
@@ -35,8 +40,24 @@ final class MarkdownMask {
     static boolean[] fencedLines(String[] lines) {
         boolean[] fenced = new boolean[lines.length];
         String open = null;
+        String htmlEnd = null;
         for (int i = 0; i < lines.length; i++) {
-            Matcher m = FENCE.matcher(stripCr(lines[i]));
+            String line = stripCr(lines[i]);
+            if (open == null && htmlEnd != null) {
+                if (line.toLowerCase(Locale.ROOT).contains(htmlEnd)) {
+                    htmlEnd = null;
+                }
+                continue;
+            }
+            if (open == null) {
+                Matcher html = RAW_HTML_OPEN.matcher(line);
+                if (html.find()) {
+                    String end = "</" + html.group(1).toLowerCase(Locale.ROOT) + ">";
+                    htmlEnd = line.toLowerCase(Locale.ROOT).indexOf(end, html.end()) >= 0 ? null : end;
+                    continue;
+                }
+            }
+            Matcher m = FENCE.matcher(line);
             if (open == null) {
                 if (m.matches() && !(m.group(1).charAt(0) == '`' && m.group(2).indexOf('`') >= 0)) {
                     open = m.group(1);

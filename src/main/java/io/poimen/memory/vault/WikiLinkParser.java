@@ -1,31 +1,67 @@
 package io.poimen.memory.vault;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
- * Finds Obsidian wiki-links ({@code [[target#heading|alias]]}, {@code ![[embed]]}) outside code and comments.
- * Links come back unresolved, typed from their target text by {@link LinkTypes#inferFromTarget}.
+ * Finds Obsidian links outside code and comments: wiki-links ({@code [[target#heading|alias]]}, {@code ![[embed]]})
+ * and internal markdown links ({@code [text](Some%20Note.md#Heading)}, {@code ![alt](image.png)}), which Obsidian
+ * also treats as internal links. A markdown destination with a URL scheme ({@code https:}, {@code mailto:},
+ * {@code obsidian:}) or starting with {@code //} is external and skipped; the rest is percent-decoded and becomes a
+ * link like any other, its text the alias. Links come back unresolved, in document order, typed from their target
+ * text by {@link LinkTypes#inferFromTarget}.
  */
 @Component
 public class WikiLinkParser {
     private static final Pattern LINK = Pattern.compile("(!?)\\[\\[([^\\[\\]\\n]+)]]");
+    /**
+     * {@code [text](destination "title")}: the text may hold one level of brackets, the destination is either
+     * {@code <...>} or has no spaces (one level of balanced parentheses allowed), the title is optional.
+     */
+    private static final Pattern MARKDOWN_LINK = Pattern.compile(
+            "(!?)\\[((?:[^\\[\\]\\n]|\\[[^\\[\\]\\n]*])*)]\\(\\s*(<[^<>\\n]*>|(?:[^\\s()<>]|\\([^\\s()]*\\))+)"
+                    + "(?:\\s+(?:\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()\\n]*\\)))?\\s*\\)");
+    private static final Pattern URL_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
 
     public List<WikiLink> parse(String sourcePath, String markdown) {
         List<WikiLink> links = new ArrayList<>();
         if (markdown == null || markdown.isEmpty()) {
             return links;
         }
-        Matcher m = LINK.matcher(MarkdownMask.mask(markdown));
+        // The mask keeps every offset, so what is found in the masked text is read back from the original:
+        // a code span inside a link ([[Note#`code`]]) stays part of its raw text.
+        String masked = MarkdownMask.mask(markdown);
+        List<int[]> wikiSpans = new ArrayList<>();
+        List<Found> found = new ArrayList<>();
+        Matcher m = LINK.matcher(masked);
         while (m.find()) {
-            WikiLink link = toLink(sourcePath, m.group(2), !m.group(1).isEmpty());
+            wikiSpans.add(new int[] {m.start(), m.end()});
+            WikiLink link = toLink(sourcePath, markdown.substring(m.start(2), m.end(2)), !m.group(1).isEmpty());
             if (link != null) {
-                links.add(link);
+                found.add(new Found(m.start(), link));
             }
         }
+        Matcher md = MARKDOWN_LINK.matcher(masked);
+        while (md.find()) {
+            int open = md.start(1) + md.group(1).length();
+            if (insideAny(wikiSpans, md.start()) || (open > 0 && markdown.charAt(open - 1) == '\\')) {
+                continue;
+            }
+            WikiLink link = toMarkdownLink(sourcePath, markdown.substring(open, md.end()),
+                    markdown.substring(md.start(2), md.end(2)), markdown.substring(md.start(3), md.end(3)),
+                    !md.group(1).isEmpty());
+            if (link != null) {
+                found.add(new Found(md.start(), link));
+            }
+        }
+        found.sort(Comparator.comparingInt(Found::offset));
+        found.forEach(f -> links.add(f.link()));
         return links;
     }
 
@@ -35,6 +71,26 @@ public class WikiLinkParser {
         int bar = inner.indexOf('|');
         String alias = bar < 0 ? null : blankToNull(inner.substring(bar + 1));
         String ref = (bar < 0 ? inner : inner.substring(0, bar)).strip();
+        return build(sourcePath, raw, ref, alias, embed);
+    }
+
+    /**
+     * A markdown link {@code [text](destination)}; null when the destination is external or empty.
+     *
+     * @param raw the link as written, without the leading {@code !} of an image
+     */
+    static WikiLink toMarkdownLink(String sourcePath, String raw, String text, String destination, boolean embed) {
+        String dest = destination.strip();
+        if (dest.startsWith("<") && dest.endsWith(">")) {
+            dest = dest.substring(1, dest.length() - 1).strip();
+        }
+        if (dest.isEmpty() || dest.startsWith("//") || URL_SCHEME.matcher(dest).find()) {
+            return null;
+        }
+        return build(sourcePath, raw, percentDecode(dest), blankToNull(text), embed);
+    }
+
+    private static WikiLink build(String sourcePath, String raw, String ref, String alias, boolean embed) {
         int hash = ref.indexOf('#');
         String written = (hash < 0 ? ref : ref.substring(0, hash)).strip();
         String anchor = hash < 0 ? null : blankToNull(ref.substring(hash + 1));
@@ -42,7 +98,7 @@ public class WikiLinkParser {
         String block = anchor != null && anchor.startsWith("^") ? blankToNull(anchor.substring(1)) : null;
         String target = normalizeTarget(written);
         if (target.isEmpty() && heading == null && block == null) {
-            return null; // [[]], [[\]], [[#^]]: nothing to point at
+            return null; // [[]], [[\]], [[#^]], [x](#): nothing to point at
         }
         return new WikiLink(sourcePath, raw, target, heading, block, alias, embed,
                 LinkTypes.inferFromTarget(written), null);
@@ -57,8 +113,53 @@ public class WikiLinkParser {
         return t.replaceFirst("^/+", "");
     }
 
+    /** Decodes {@code %XX} sequences as UTF-8, the way a browser's {@code decodeURI} does; {@code +} stays a plus. */
+    static String percentDecode(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        StringBuilder out = new StringBuilder(s.length());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int i = 0;
+        while (i < s.length()) {
+            if (s.charAt(i) == '%' && i + 2 < s.length() && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
+                bytes.write(hex(s.charAt(i + 1)) * 16 + hex(s.charAt(i + 2)));
+                i += 3;
+                continue;
+            }
+            flush(bytes, out);
+            out.append(s.charAt(i));
+            i++;
+        }
+        flush(bytes, out);
+        return out.toString();
+    }
+
+    private static void flush(ByteArrayOutputStream bytes, StringBuilder out) {
+        if (bytes.size() > 0) {
+            out.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+            bytes.reset();
+        }
+    }
+
+    private static int hex(char c) {
+        return Character.digit(c, 16);
+    }
+
+    private static boolean insideAny(List<int[]> spans, int offset) {
+        for (int[] span : spans) {
+            if (offset >= span[0] && offset < span[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String blankToNull(String s) {
         String t = s.strip();
         return t.isEmpty() ? null : t;
+    }
+
+    private record Found(int offset, WikiLink link) {
     }
 }

@@ -93,6 +93,25 @@ class LinkResolverTest {
     }
 
     @Test
+    void markdownLinksResolveVaultWideLikeWikiLinks() {
+        // a bare file name is looked up anywhere in the vault, as Obsidian writes "shortest path" links
+        assertThat(resolve("top.md", "[kubectl](kubectl.md)").resolvedPath()).isEqualTo("projects/poimen/tools/kubectl.md");
+        // a path is a vault path, not relative to the source folder
+        assertThat(resolve("projects/rust-guide/index.md", "![diagram](projects/poimen/assets/Diagram.png)")
+                .resolvedPath()).isEqualTo("projects/poimen/assets/Diagram.png");
+        // an explicit relative path is relative to the source folder
+        assertThat(resolve("projects/poimen/tools/kubectl.md", "[crash](../debugging/pod-crashes.md#Logs)")
+                .resolvedPath()).isEqualTo("projects/poimen/debugging/pod-crashes.md");
+        // percent-encoded names decode before the lookup
+        LinkResolver spaced = LinkResolver.of(List.of("notes/Team Runbook.md"), Map.of());
+        WikiLink l = spaced.resolve(parser.parse("index.md", "[runbook](Team%20Runbook.md)").get(0));
+        assertThat(l.resolvedPath()).isEqualTo("notes/Team Runbook.md");
+        assertThat(l.type()).isEqualTo(LinkType.MEMORY);
+        assertThat(resolve("top.md", "[same page](#Install)").resolvedPath()).isEqualTo("top.md");
+        assertThat(resolve("top.md", "[gone](nowhere.md)").resolved()).isFalse();
+    }
+
+    @Test
     void aliasesFromFrontMatter() {
         WikiLink l = resolve("projects/poimen/index.md", "[[patterns]]");
         assertThat(l.resolvedPath()).isEqualTo("shared/concepts/design-patterns.md");

@@ -162,4 +162,96 @@ class WikiLinkParserTest {
         assertThat(parse("[[outer [[inner]]")).extracting(WikiLink::target).containsExactly("inner");
         assertThat(parse(null)).isEmpty();
     }
+
+    @Test
+    void codeSpanInsideALinkStaysInItsRawTextAndHeading() {
+        WikiLink l = only("Run [[runbook#`deploy` step|deploy]] first.");
+        assertThat(l.raw()).isEqualTo("runbook#`deploy` step|deploy");
+        assertThat(l.target()).isEqualTo("runbook");
+        assertThat(l.heading()).isEqualTo("`deploy` step");
+        assertThat(l.alias()).isEqualTo("deploy");
+    }
+
+    @Test
+    void fenceLookalikeInsideAPreBlockDoesNotHideTheRest() {
+        String md = """
+                <pre><code>```sh
+                make release
+                ```</code></pre>
+
+                See [[release checklist]].
+
+                ```sh
+                echo [[not-a-link]]
+                ```
+                <PRE class="x">
+                ~~~
+                </pre>
+                [[after pre]]
+                """;
+        assertThat(parse(md)).extracting(WikiLink::target).containsExactly("release checklist", "after pre");
+    }
+
+    @Test
+    void markdownLinkToANoteIsPercentDecoded() {
+        WikiLink l = only("Read [the runbook](Team%20Runbook.md#Roll%20back) before a release.");
+        assertThat(l.raw()).isEqualTo("[the runbook](Team%20Runbook.md#Roll%20back)");
+        assertThat(l.written()).isEqualTo("[the runbook](Team%20Runbook.md#Roll%20back)");
+        assertThat(l.markdown()).isTrue();
+        assertThat(l.target()).isEqualTo("Team Runbook.md");
+        assertThat(l.heading()).isEqualTo("Roll back");
+        assertThat(l.alias()).isEqualTo("the runbook");
+        assertThat(l.embed()).isFalse();
+        assertThat(l.type()).isEqualTo(LinkType.MEMORY);
+        assertThat(parse("[x](notes/caf%C3%A9%20menu+extras.md)").get(0).target())
+                .as("UTF-8 escapes decode, a plus stays a plus").isEqualTo("notes/café menu+extras.md");
+    }
+
+    @Test
+    void markdownImageIsAnEmbedAndKeepsItsAnchor() {
+        WikiLink l = only("![latency chart|300](charts/p99%20latency.png#wide)");
+        assertThat(l.embed()).isTrue();
+        assertThat(l.raw()).isEqualTo("[latency chart|300](charts/p99%20latency.png#wide)");
+        assertThat(l.target()).isEqualTo("charts/p99 latency.png");
+        assertThat(l.heading()).isEqualTo("wide");
+    }
+
+    @Test
+    void markdownDestinationForms() {
+        assertThat(only("[a](<Runbook v2.md> \"tooltip\")").target()).isEqualTo("Runbook v2.md");
+        assertThat(only("[b](Runbook.md 'tooltip')").target()).isEqualTo("Runbook.md");
+        assertThat(only("[c](Logs%20(old).md)").target()).isEqualTo("Logs (old).md");
+        assertThat(only("[Report [draft] v2](reports/v2.md)").alias()).isEqualTo("Report [draft] v2");
+        assertThat(only("[../up](../shared/intro.md)").target()).isEqualTo("../shared/intro.md");
+        WikiLink self = only("[back to top](#Getting%20started)");
+        assertThat(self.target()).isEmpty();
+        assertThat(self.heading()).isEqualTo("Getting started");
+        WikiLink block = only("[quote](Meeting.md#^k3y)");
+        assertThat(block.blockId()).isEqualTo("k3y");
+    }
+
+    @Test
+    void externalAndEmptyMarkdownLinksAreSkipped() {
+        assertThat(parse("[a](https://example.org/a.md) [b](mailto:ops@example.org) [c](obsidian://open?vault=v)"
+                + " [d](//cdn.example.org/x.png) [e](<https://example.org/x y>) [f]() [g](#) ![h](ftp://x/y.png)"))
+                .isEmpty();
+    }
+
+    @Test
+    void markdownLinksFollowTheSameCodeAndCommentRules() {
+        String md = """
+                `[code](in-span.md)` %% [hidden](in-comment.md) %%
+                ```md
+                [fenced](in-fence.md)
+                ```
+                \\[escaped](not-a-link.md) and [kept](kept.md)
+                """;
+        assertThat(parse(md)).extracting(WikiLink::target).containsExactly("kept.md");
+    }
+
+    @Test
+    void wikiAndMarkdownLinksComeBackInDocumentOrder() {
+        assertThat(parse("[[one]] then [two](two.md) then ![[three.png]] then ![four](four.png) [[five]](not-md)"))
+                .extracting(WikiLink::target).containsExactly("one", "two.md", "three.png", "four.png", "five");
+    }
 }

@@ -225,7 +225,7 @@ public class IngestPipeline {
     public IngestReport report(@Body IngestRun run) {
         LinkGraph g = graph.current();
         List<String> unresolved = g.unresolvedLinks().stream()
-                .map(l -> l.sourcePath() + " -> [[" + l.raw() + "]]").toList();
+                .map(l -> l.sourcePath() + " -> " + l.written()).toList();
         double seconds = (System.nanoTime() - run.startedNanos) / 1e9;
         IngestReport report = new IngestReport(run.allFiles.size(), notes.hashes().size(), run.notesIndexed,
                 run.notesRemoved, run.chunksIndexed, run.links, unresolved, List.copyOf(run.problems), seconds, run.stepMillis());

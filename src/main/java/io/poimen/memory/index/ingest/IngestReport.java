@@ -12,7 +12,7 @@ import java.util.Map;
  * @param removed         notes deleted from every index by this run
  * @param chunks          chunks embedded and written by this run
  * @param links           wiki-links in the graph after the run
- * @param unresolvedLinks links that resolve to no file, listed as "source -> [[raw]]"
+ * @param unresolvedLinks links that resolve to no file, listed as "source -> [[raw]]" (a markdown link as written)
  * @param problems        files that were skipped or partly read, by path
  * @param seconds         wall time of the run
  * @param stepMillis      time spent in each step (plan, parse, embed, vectors, lexical, notes, tfidf, relink)

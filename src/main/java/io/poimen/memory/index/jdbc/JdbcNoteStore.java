@@ -157,7 +157,7 @@ public class JdbcNoteStore implements NoteStore {
         }
         for (WikiLink link : note.links()) {
             if (!note.path().equals(link.sourcePath())) {
-                throw new IllegalArgumentException("link [[" + link.raw() + "]] comes from " + link.sourcePath()
+                throw new IllegalArgumentException("link " + link.written() + " comes from " + link.sourcePath()
                         + ", not from the note being saved (" + note.path() + ")");
             }
             if (link.raw() == null) {
