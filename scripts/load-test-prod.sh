@@ -26,7 +26,7 @@ done
 
 mvn -B -o -q package -DskipTests
 mvn -B -o -q test-compile
-[ -s target/load-cp.txt ] || mvn -B -o -q dependency:build-classpath -Dmdep.outputFile=target/load-cp.txt \
+[ -s target/load-cp.txt ] || mvn -B -q dependency:build-classpath -Dmdep.outputFile=target/load-cp.txt \
   -Dmdep.includeScope=test
 cp="target/test-classes:target/classes:$(cat target/load-cp.txt)"
 jar=$(ls target/poimen-memory-*.jar | grep -v original | head -1)
@@ -80,9 +80,11 @@ run_scenario() {
     | tee "$work/report.txt"
   sleep 12 # one audit spool replay period
   local port; port=$(cat "$work/pg/port")
-  echo "audit rows for load-test: $(runuser -u postgres -- /usr/lib/postgresql/15/bin/psql -h 127.0.0.1 -p "$port" \
-    -U poimen -d poimen -qAt -c "select count(*) from rbac_audit_log where user_id = 'load-test'")"
-  echo "audit spool left: $(wc -l < "$work/data/audit-spool.jsonl" 2>/dev/null || echo 0) rows"
+  # every request is audited under its own trace id: the distinct trace ids must match the requests sent
+  echo "audit: $(runuser -u postgres -- /usr/lib/postgresql/15/bin/psql -h 127.0.0.1 -p "$port" -U poimen -d poimen \
+    -qAt -F ' ' -c "select count(*), count(distinct trace_id) from rbac_audit_log where user_id = 'load-test'" \
+    | awk '{print $1 " rows, " $2 " distinct trace ids"}')"
+  echo "audit spool left: $( (cat "$work/data/audit-spool.jsonl" 2>/dev/null || true) | wc -l) rows"
   grep -c "ERROR" "$work/hub.log" | sed 's/^/hub log ERROR lines: /' || true
 }
 

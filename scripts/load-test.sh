@@ -7,6 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -o -q test-compile
 if [ ! -s target/load-cp.txt ]; then
-  mvn -B -o -q dependency:build-classpath -Dmdep.outputFile=target/load-cp.txt -Dmdep.includeScope=test
+  mvn -B -q dependency:build-classpath -Dmdep.outputFile=target/load-cp.txt -Dmdep.includeScope=test
 fi
 exec java -cp "target/test-classes:target/classes:$(cat target/load-cp.txt)" io.poimen.memory.ops.load.LoadHarness "$@"

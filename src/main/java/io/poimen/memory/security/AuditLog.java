@@ -9,6 +9,7 @@ import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.poimen.memory.retrieval.Availability;
 import io.poimen.memory.web.ApiException;
 
 /**
@@ -22,14 +23,17 @@ public class AuditLog {
     public static final String ROUTE = "direct:audit";
     private final ProducerTemplate producer;
     private final AuditSpool spool;
+    /** After a failed write, decisions go straight to the spool for a while instead of waiting on the database. */
+    private final Availability database;
 
     public AuditLog(ProducerTemplate producer) {
-        this(producer, null);
+        this(producer, null, new Availability(0));
     }
 
-    public AuditLog(ProducerTemplate producer, AuditSpool spool) {
+    public AuditLog(ProducerTemplate producer, AuditSpool spool, Availability database) {
         this.producer = producer;
         this.spool = spool;
+        this.database = database;
     }
 
     public void record(Caller caller, List<AccessDecision> decisions, String traceId) {
@@ -38,9 +42,13 @@ public class AuditLog {
         }
         Timestamp now = Timestamp.from(Instant.now());
         List<Map<String, Object>> rows = decisions.stream().map(d -> row(caller, d, traceId, now)).toList();
+        if (spool != null && !database.available() && spooled(rows, traceId, null)) {
+            return;
+        }
         try {
             producer.requestBody(ROUTE, rows);
         } catch (CamelExecutionException e) {
+            database.failed(String.valueOf(e.getCause() != null ? e.getCause() : e));
             if (spooled(rows, traceId, e)) {
                 return;
             }
@@ -56,11 +64,16 @@ public class AuditLog {
         }
         try {
             spool.append(rows);
-            log.warn("audit write failed for trace {} ({}); {} decisions kept in {} until the database is back",
-                    traceId, failure.getCause() != null ? failure.getCause() : failure, rows.size(), spool.file());
+            if (failure != null) {
+                log.warn("audit write failed for trace {} ({}); decisions go to {} until the database is back",
+                        traceId, failure.getCause() != null ? failure.getCause() : failure, spool.file());
+            }
             return true;
         } catch (java.io.IOException | RuntimeException e) {
-            failure.addSuppressed(e);
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
+            log.error("audit spool {} not writable: {}", spool.file(), e.toString());
             return false;
         }
     }
@@ -74,11 +87,12 @@ public class AuditLog {
         try {
             written = spool.replay(rows -> producer.requestBody(ROUTE, rows));
         } catch (CamelExecutionException e) {
-            log.warn("spooled audit decisions not written yet, kept in {}: {}", spool.file(),
-                    e.getCause() != null ? e.getCause() : e);
+            database.failed(String.valueOf(e.getCause() != null ? e.getCause() : e));
+            log.warn("spooled audit decisions not written yet, kept in {}: {}", spool.file(), database.lastFailure());
             return 0;
         }
         if (written > 0) {
+            database.succeeded();
             log.info("{} spooled audit decisions written to the database", written);
         }
         return written;

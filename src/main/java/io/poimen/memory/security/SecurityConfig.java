@@ -1,6 +1,7 @@
 package io.poimen.memory.security;
 
 import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.retrieval.Availability;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
 import org.apache.camel.CamelContext;
@@ -53,8 +54,10 @@ public class SecurityConfig {
     }
 
     @Bean
-    AuditLog auditLog(ProducerTemplate producer, PoimenProperties props) {
-        return new AuditLog(producer, new AuditSpool(props.data().dir().resolve("audit-spool.jsonl")));
+    AuditLog auditLog(ProducerTemplate producer, PoimenProperties props,
+                      @Value("${poimen.query.store-cool-down-ms:10000}") long coolDownMillis) {
+        return new AuditLog(producer, new AuditSpool(props.data().dir().resolve("audit-spool.jsonl")),
+                new Availability(coolDownMillis));
     }
 
     @Bean

@@ -28,11 +28,11 @@ public class ErrorResponses {
             code = api.code();
             message = api.getMessage();
             reason = api.reason();
-        } else if (e instanceof DataAccessException || e instanceof java.sql.SQLException) {
+        } else if (storeFailure(e) != null) {
             status = 503;
             code = "store_unavailable";
             message = "the note store is not reachable; try again shortly";
-            log.warn("request {}: note store unavailable: {}", exchange.getExchangeId(), e.getMessage());
+            log.warn("request {}: note store unavailable: {}", exchange.getExchangeId(), storeFailure(e).getMessage());
         } else if (e instanceof JsonProcessingException || e instanceof IllegalArgumentException) {
             status = 400;
             code = "bad_request";
@@ -53,5 +53,15 @@ public class ErrorResponses {
             body.put("reason", reason);
         }
         return body;
+    }
+
+    /** The database error in {@code e}'s cause chain (a reindex wraps it in the ingest route's exceptions). */
+    static Throwable storeFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof DataAccessException || t instanceof java.sql.SQLException) {
+                return t;
+            }
+        }
+        return null;
     }
 }

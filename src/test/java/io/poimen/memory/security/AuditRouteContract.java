@@ -81,7 +81,7 @@ abstract class AuditRouteContract {
     @Test
     void decisionsMadeWhileTheTableIsUnwritableAreSpooledAndWrittenLater() throws Exception {
         AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
-        AuditLog log = new AuditLog(producer, spool);
+        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.retrieval.Availability(60_000));
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         jdbc.execute("alter table rbac_audit_log rename to rbac_audit_log_away");
         try {
