@@ -48,6 +48,9 @@ class ExternalQueryRouteTest extends QueryRouteContractTest {
                 assertThat(top.path("breakdown").path("branches").has("semantic")).isFalse();
                 assertThat(r.path("context").path("tokens_used").asInt()).isPositive();
             }
+            org.apache.camel.Exchange reindex = producer.request("direct:admin-reindex", e -> { });
+            assertThat(reindex.getMessage().getHeader(org.apache.camel.Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+            assertThat(reindex.getMessage().getBody(String.class)).contains("store_unavailable");
         } finally {
             TestPostgres.refuseConnections(databaseUrl, false);
         }
