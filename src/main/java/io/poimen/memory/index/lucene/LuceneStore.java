@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -57,12 +58,20 @@ public final class LuceneStore implements AutoCloseable {
      * @param similarity similarity used for both indexing norms and searching
      */
     public LuceneStore(String name, Directory directory, Analyzer analyzer, Similarity similarity) {
+        this(name, directory, analyzer, similarity, null);
+    }
+
+    /** @param codec how new segments are written (null: Lucene's default codec) */
+    public LuceneStore(String name, Directory directory, Analyzer analyzer, Similarity similarity, Codec codec) {
         this.name = Objects.requireNonNull(name, "name");
         this.directory = Objects.requireNonNull(directory, "directory");
         try {
             IndexWriterConfig config = new IndexWriterConfig(analyzer)
                     .setSimilarity(similarity)
                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            if (codec != null) {
+                config.setCodec(codec);
+            }
             this.writer = new IndexWriter(directory, config);
             this.searchers = new SearcherManager(writer, new SearcherFactory() {
                 @Override

@@ -9,6 +9,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -38,6 +42,20 @@ import org.apache.lucene.store.Directory;
 public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     public static final int DEFAULT_EF_SEARCH = 100;
     private static final String VECTOR = "vector";
+    /**
+     * HNSW built with pgvector's defaults (m = 16, ef_construction = 64) instead of Lucene's (16, 100): the two
+     * vector stores answer alike, and building the graph, most of this index's ingest time, costs a third less.
+     */
+    static final int MAX_CONN = 16;
+    static final int BEAM_WIDTH = 64;
+    private static final Codec CODEC = new Lucene912Codec() {
+        private final KnnVectorsFormat hnsw = new Lucene99HnswVectorsFormat(MAX_CONN, BEAM_WIDTH);
+
+        @Override
+        public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+            return hnsw;
+        }
+    };
 
     private final LuceneStore store;
     private final int dimensions;
@@ -61,7 +79,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         }
         this.dimensions = dimensions;
         this.efSearch = efSearch;
-        this.store = new LuceneStore("vector", directory, new KeywordAnalyzer(), new BM25Similarity());
+        this.store = new LuceneStore("vector", directory, new KeywordAnalyzer(), new BM25Similarity(), CODEC);
         this.similarity = store.read(searcher -> {
             FieldInfo existing = FieldInfos.getMergedFieldInfos(searcher.getIndexReader()).fieldInfo(VECTOR);
             return existing != null ? existing.getVectorSimilarityFunction() : VectorSimilarityFunction.DOT_PRODUCT;
