@@ -4,6 +4,7 @@ import com.pgvector.PGvector;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.sql.Array;
 import java.sql.Connection;
@@ -77,12 +78,7 @@ public class PgVectorIndex implements VectorIndex {
 
     @Override
     public void upsert(List<Chunk> chunks, List<float[]> vectors) {
-        if (chunks.size() != vectors.size()) {
-            throw new IllegalArgumentException(chunks.size() + " chunks but " + vectors.size() + " vectors");
-        }
-        for (int i = 0; i < vectors.size(); i++) {
-            checkDimensions(vectors.get(i), "vector of chunk " + chunks.get(i).id());
-        }
+        Vectors.checkPairs(chunks, vectors, dimensions);
         List<Integer> rows = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
             rows.add(i);
@@ -103,7 +99,7 @@ public class PgVectorIndex implements VectorIndex {
 
     @Override
     public List<Hit> search(float[] query, SearchScope scope, int k) {
-        checkDimensions(query, "query vector");
+        Vectors.check(query, dimensions, "query vector");
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
@@ -156,13 +152,6 @@ public class PgVectorIndex implements VectorIndex {
             // relaxed_order may return rows slightly out of distance order
             hits.sort(Comparator.comparingDouble(Hit::score).reversed());
             return hits;
-        }
-    }
-
-    private void checkDimensions(float[] vector, String what) {
-        if (vector == null || vector.length != dimensions) {
-            throw new IllegalArgumentException(what + " has " + (vector == null ? "no" : vector.length)
-                    + " dimensions, the index expects " + dimensions);
         }
     }
 }

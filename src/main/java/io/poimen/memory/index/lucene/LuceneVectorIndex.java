@@ -3,11 +3,11 @@ package io.poimen.memory.index.lucene;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -102,12 +102,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
 
     @Override
     public void upsert(List<Chunk> chunks, List<float[]> vectors) {
-        if (chunks.size() != vectors.size()) {
-            throw new IllegalArgumentException("Got " + chunks.size() + " chunks but " + vectors.size() + " vectors");
-        }
-        for (int i = 0; i < vectors.size(); i++) {
-            check(vectors.get(i), "vector of chunk " + chunks.get(i).id());
-        }
+        Vectors.checkPairs(chunks, vectors, dimensions);
         if (chunks.isEmpty()) {
             return;
         }
@@ -117,7 +112,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
                 Document doc = new Document();
                 doc.add(new StringField(LuceneLexicalIndex.CHUNK_ID, chunk.id(), Field.Store.YES));
                 doc.add(new StringField(LuceneLexicalIndex.PATH, chunk.path(), Field.Store.NO));
-                doc.add(new KnnFloatVectorField(VECTOR, unit(vectors.get(i)), similarity));
+                doc.add(new KnnFloatVectorField(VECTOR, Vectors.unit(vectors.get(i)), similarity));
                 writer.updateDocument(new Term(LuceneLexicalIndex.CHUNK_ID, chunk.id()), doc);
             }
         });
@@ -132,12 +127,12 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
 
     @Override
     public List<Hit> search(float[] query, SearchScope scope, int k) {
-        check(query, "query vector");
+        Vectors.check(query, dimensions, "query vector");
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
         Query filter = scope.paths() == null ? null : LuceneStore.anyOf(LuceneLexicalIndex.PATH, scope.paths());
-        Query knn = new KnnFloatVectorQuery(VECTOR, unit(query), Math.max(k, efSearch), filter);
+        Query knn = new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), Math.max(k, efSearch), filter);
         // Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2
         return store.hits(knn, k, LuceneLexicalIndex.CHUNK_ID, score -> 2.0 * score - 1.0);
     }
@@ -160,35 +155,5 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     /** The function new vectors are compared with: DOT_PRODUCT, or COSINE in an index created with it. */
     VectorSimilarityFunction similarity() {
         return similarity;
-    }
-
-    private static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += x * x;
-        }
-        float scale = (float) (1 / Math.sqrt(norm));
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = v[i] * scale;
-        }
-        return out;
-    }
-
-    private void check(float[] vector, String what) {
-        if (vector == null || vector.length != dimensions) {
-            throw new IllegalArgumentException("The " + what + " has " + (vector == null ? "no" : vector.length)
-                    + " dimensions, the index expects " + dimensions);
-        }
-        double norm = 0;
-        for (float v : vector) {
-            if (!Float.isFinite(v)) {
-                throw new IllegalArgumentException("The " + what + " contains " + v);
-            }
-            norm += v * v;
-        }
-        if (norm == 0) {
-            throw new IllegalArgumentException("The " + what + " is all zeros; cosine is undefined");
-        }
     }
 }

@@ -229,9 +229,12 @@ class PgVectorIndexTest {
         long before = index.count();
         List<Chunk> chunks = List.of(chunk("bad/a.md", 0), chunk("bad/a.md", 1));
 
-        assertThatThrownBy(() -> index.upsert(chunks, List.of(new float[DIMS], new float[DIMS - 1])))
+        Random random = new Random(23);
+        assertThatThrownBy(() -> index.upsert(chunks, List.of(randomVector(random), new float[DIMS - 1])))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad/a.md#1")
                 .hasMessageContaining("383");
+        assertThatThrownBy(() -> index.upsert(chunks, List.of(randomVector(random), new float[DIMS])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("all zeros");
         assertThatThrownBy(() -> index.upsert(chunks, List.of(new float[DIMS])))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> index.search(new float[3], SearchScope.all(), 5))
