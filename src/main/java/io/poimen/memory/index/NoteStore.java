@@ -19,11 +19,15 @@ public interface NoteStore {
     /** path → content hash of every stored note. */
     Map<String, String> hashes();
 
-    /** Replaces the note, its chunks and its outgoing links in one transaction. */
-    void save(ParsedNote note, java.time.Instant updatedAt);
-
-    /** {@link #save} for many notes in one transaction (batched statements); {@code updatedAt} by path. */
+    /** Replaces the notes, their chunks and their outgoing links in one transaction; {@code updatedAt} by path. */
     void saveAll(List<ParsedNote> notes, Map<String, java.time.Instant> updatedAt);
+
+    default void save(ParsedNote note, java.time.Instant updatedAt) {
+        if (note == null) {
+            throw new IllegalArgumentException("note is required");
+        }
+        saveAll(List.of(note), java.util.Collections.singletonMap(note.path(), updatedAt)); // null is checked there
+    }
 
     /** Deletes the note, its chunks and its outgoing links. */
     void delete(String path);
@@ -37,6 +41,9 @@ public interface NoteStore {
     List<Chunk> allChunks();
 
     List<WikiLink> links();
+
+    /** The links written in the note at {@code sourcePath}, in the order stored. */
+    List<WikiLink> linksFrom(String sourcePath);
 
     /** Rewrites resolved_path and link_type of every stored link (after the set of files changed). */
     void updateResolutions(List<WikiLink> resolved);

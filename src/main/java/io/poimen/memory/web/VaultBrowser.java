@@ -69,10 +69,7 @@ public class VaultBrowser {
         NoteStore.NoteRow row = notes.note(path).orElseThrow(() -> ApiException.notFound("no such note: " + path));
         access.require(path);
         String content = files.read(path);
-        List<VaultViews.Link> links = notes.links().stream()
-                .filter(l -> path.equals(l.sourcePath()))
-                .map(VaultBrowser::link)
-                .toList();
+        List<VaultViews.Link> links = notes.linksFrom(path).stream().map(VaultBrowser::link).toList();
         List<String> backlinks = access.filter(graph.current().backlinks(path));
         return new VaultViews.Note(path, row.title(), row.project(), row.updatedAt(), content, links, backlinks);
     }

@@ -73,11 +73,6 @@ public class JdbcNoteStore implements NoteStore {
     }
 
     @Override
-    public void save(ParsedNote note, Instant updatedAt) {
-        saveAll(List.of(note), Map.of(note.path(), updatedAt));
-    }
-
-    @Override
     public void saveAll(List<ParsedNote> notes, Map<String, Instant> updatedAt) {
         notes.forEach(n -> validate(n, updatedAt.get(n.path())));
         List<String> paths = notes.stream().map(ParsedNote::path).toList();
@@ -125,6 +120,12 @@ public class JdbcNoteStore implements NoteStore {
     @Override
     public List<WikiLink> links() {
         return jdbc.query("select " + LINK_COLUMNS + " from wiki_links order by source_path, id", this::link);
+    }
+
+    @Override
+    public List<WikiLink> linksFrom(String sourcePath) {
+        return jdbc.query("select " + LINK_COLUMNS + " from wiki_links where source_path = ? order by id", this::link,
+                sourcePath);
     }
 
     @Override

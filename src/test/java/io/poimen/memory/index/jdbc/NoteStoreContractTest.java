@@ -120,6 +120,15 @@ abstract class NoteStoreContractTest {
     }
 
     @Test
+    void linksFromReadsTheLinksOfOneNoteOnly() {
+        store.save(note("projects/p/a.md", "p", 1, List.of("[[x]]", "[[y]]")), T1);
+        store.save(note("projects/p/b.md", "p", 1, List.of("[[z]]")), T1);
+
+        assertThat(store.linksFrom("projects/p/a.md")).extracting(WikiLink::target).containsExactly("x", "y");
+        assertThat(store.linksFrom("projects/p/missing.md")).isEmpty();
+    }
+
+    @Test
     void deleteRemovesNoteChunksAndLinksOfThatNoteOnly() {
         ParsedNote kept = note("projects/p/kept.md", "p", 2, List.of("[[gone]]"));
         store.save(kept, T1);
