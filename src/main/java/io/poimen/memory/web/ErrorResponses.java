@@ -23,16 +23,18 @@ public class ErrorResponses {
         String code;
         String message;
         String reason = null;
+        Throwable storeFailure = storeFailure(e);
         if (e instanceof ApiException api) {
             status = api.status();
             code = api.code();
             message = api.getMessage();
             reason = api.reason();
-        } else if (storeFailure(e) != null) {
+        } else if (storeFailure != null) {
             status = 503;
             code = "store_unavailable";
             message = "the note store is not reachable; try again shortly";
-            log.warn("request {}: note store unavailable: {}", exchange.getExchangeId(), storeFailure(e).getMessage());
+            log.warn("request {}: note store unavailable: {}", exchange.getExchangeId(),
+                    storeFailure.getMessage());
         } else if (e instanceof JsonProcessingException || e instanceof IllegalArgumentException) {
             status = 400;
             code = "bad_request";

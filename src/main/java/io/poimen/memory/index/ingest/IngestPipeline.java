@@ -227,8 +227,10 @@ public class IngestPipeline {
         List<String> unresolved = g.unresolvedLinks().stream()
                 .map(l -> l.sourcePath() + " -> " + l.written()).toList();
         double seconds = (System.nanoTime() - run.startedNanos) / 1e9;
-        IngestReport report = new IngestReport(run.allFiles.size(), notes.hashes().size(), run.notesIndexed,
-                run.notesRemoved, run.chunksIndexed, run.links, unresolved, List.copyOf(run.problems), seconds, run.stepMillis());
+        // the graph that relink just built holds every stored note: no second read of the store for a count
+        IngestReport report = new IngestReport(run.allFiles.size(), g.notes().size(), run.notesIndexed,
+                run.notesRemoved, run.chunksIndexed, run.links, unresolved, List.copyOf(run.problems), seconds,
+                run.stepMillis());
         log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links;"
                         + " time by step (ms): {}", report.changed(), report.removed(), report.chunks(),
                 String.format("%.2f", seconds), report.problems().size(), unresolved.size(), report.stepMillis());
