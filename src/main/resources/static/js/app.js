@@ -114,6 +114,16 @@ onSessionChange(async s => {
   if (who === signedIn) return; // a renewed token for the same user: nothing to reload
   signedIn = who;
   if (s) showStatus('');
+  if (!s && uiConfig().auth === 'oidc') { // logged out: nothing of the vault stays on screen
+    state.project = '';
+    $('project-select').innerHTML = '';
+    await browser.loadTree('');
+    $('note-title').textContent = '';
+    $('preview').innerHTML = '<p class="empty">Log in to read the vault.</p>';
+    $('search-results').innerHTML = '';
+    agents.restart();
+    return;
+  }
   await loadProjects();
   agents.restart();
   route();
