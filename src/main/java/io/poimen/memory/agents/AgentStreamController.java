@@ -1,6 +1,7 @@
 package io.poimen.memory.agents;
 
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -8,7 +9,6 @@ import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -19,8 +19,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * {@code GET /memory/agents/stream}: a Spring MVC endpoint because a Camel platform-http route answers once and
- * cannot hold a response open. The caller is resolved through the same {@link CallerResolver} as the Camel routes,
- * from an exchange carrying the request's {@code Authorization} header.
+ * cannot hold a response open. The request passed the same security filter chain as the REST API; the caller is
+ * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request.
  */
 @RestController
 class AgentStreamController {
@@ -39,10 +39,7 @@ class AgentStreamController {
                       @RequestParam(name = "agent_id", required = false) String agentId,
                       @RequestParam(name = "session_id", required = false) String sessionId) {
         Exchange exchange = new DefaultExchange(camel);
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (authorization != null) {
-            exchange.getMessage().setHeader(HttpHeaders.AUTHORIZATION, authorization);
-        }
+        ExchangeSecurity.bind(exchange, request);
         callers.caller(exchange);
         return stream.subscribe(blankToNull(agentId), blankToNull(sessionId));
     }

@@ -14,6 +14,7 @@ import io.poimen.memory.index.jdbc.PgVectorIndex;
 import io.poimen.memory.index.lucene.LuceneLexicalIndex;
 import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
+import io.poimen.memory.index.opensearch.OpenSearchRestClients;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.FaultInjectedEmbeddingModel;
 import io.poimen.memory.ops.RetrievalMetrics;
@@ -22,7 +23,6 @@ import io.poimen.memory.vault.VaultScanner;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
-import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.RestClient;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch._types.Refresh;
@@ -76,8 +76,10 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
-    RestClient openSearchRestClient(PoimenProperties props) throws java.net.URISyntaxException {
-        return RestClient.builder(HttpHost.create(props.opensearch().url())).build();
+    RestClient openSearchRestClient(PoimenProperties props,
+                                    @Value("${poimen.opensearch.ca-bundle:}") String caBundle) {
+        return OpenSearchRestClients.create(props.opensearch().url(), props.opensearch().username(),
+                props.opensearch().password(), caBundle.isBlank() ? null : Path.of(caBundle));
     }
 
     @Bean

@@ -1,23 +1,21 @@
 package io.poimen.memory.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.util.Map;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
 
 /**
- * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC). The request's
- * {@code Authorization} header is put into the MCP transport context, from where the tools pass it on.
+ * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC), behind the same
+ * security filter chain as the REST API. The caller the chain resolved from the request's bearer goes into the MCP
+ * transport context ({@link HubCalls#context}), from where the tools pass it on to the routes.
  */
 @Configuration
 public class McpConfig {
@@ -34,11 +32,7 @@ public class McpConfig {
         return HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mcpJsonMapper)
                 .mcpEndpoint(ENDPOINT)
-                .contextExtractor(request -> {
-                    String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-                    return authorization == null ? McpTransportContext.EMPTY
-                            : McpTransportContext.create(Map.of(MemoryTools.AUTHORIZATION, authorization));
-                })
+                .contextExtractor(HubCalls::context)
                 .build();
     }
 
