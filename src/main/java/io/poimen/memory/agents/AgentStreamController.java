@@ -1,6 +1,8 @@
 package io.poimen.memory.agents;
 
+import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.TraceIds;
 import io.poimen.memory.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -26,11 +28,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class AgentStreamController {
     private final AgentStream stream;
     private final CallerResolver callers;
+    private final AgentEventAccess access;
     private final CamelContext camel;
 
-    AgentStreamController(AgentStream stream, CallerResolver callers, CamelContext camel) {
+    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel) {
         this.stream = stream;
         this.callers = callers;
+        this.access = access;
         this.camel = camel;
     }
 
@@ -43,8 +47,9 @@ class AgentStreamController {
         if (authorization != null) {
             exchange.getMessage().setHeader(HttpHeaders.AUTHORIZATION, authorization);
         }
-        callers.caller(exchange);
-        return stream.subscribe(blankToNull(agentId), blankToNull(sessionId));
+        Caller caller = callers.caller(exchange);
+        String traceId = request.getAttribute(TraceIds.ATTRIBUTE) instanceof String t ? t : TraceIds.generate();
+        return stream.subscribe(access.viewer(caller, traceId), blankToNull(agentId), blankToNull(sessionId));
     }
 
     @ExceptionHandler(ApiException.class)

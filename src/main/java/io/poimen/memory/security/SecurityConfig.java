@@ -33,8 +33,11 @@ import org.springframework.security.web.SecurityFilterChain;
 public class SecurityConfig {
     private static final String MODE = "poimen.security.mode";
 
-    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress) {
-        SecurityModeGuard.check(settings, serverAddress);
+    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress,
+                          @Value("${server.port:}") String serverPort,
+                          @Value("${management.server.port:}") String managementPort,
+                          @Value("${management.server.address:}") String managementAddress) {
+        SecurityModeGuard.check(settings, serverAddress, serverPort, managementPort, managementAddress);
     }
 
     @Bean
