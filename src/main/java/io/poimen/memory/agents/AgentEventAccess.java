@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class AgentEventAccess {
     private static final Object DROP = new Object();
+    private static final java.util.regex.Pattern MENTION =
+            java.util.regex.Pattern.compile("(?<![\\w/.-])(?:projects|shared)/[^\\s\"'<>()\\[\\]{}`,;]+");
     private final AccessChecks checks;
 
     public AgentEventAccess(AccessChecks checks) {
@@ -84,10 +86,28 @@ public class AgentEventAccess {
             });
         }
 
+        /** Free text with every mention of a vault path the viewer may not read replaced. */
+        private String withoutDeniedMentions(String text) {
+            if (text.indexOf('/') < 0) {
+                return text;
+            }
+            java.util.regex.Matcher m = MENTION.matcher(text);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                        allows(m.group()) ? m.group() : "[path hidden]"));
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
+
         /** The value without what names a denied path; {@link #DROP} when the value itself must go. */
         private Object clean(Object value) {
             if (value instanceof String s) {
-                return looksLikePath(s) && !allows(s) ? DROP : s;
+                if (looksLikePath(s)) {
+                    return allows(s) ? s : DROP;
+                }
+                return withoutDeniedMentions(s);
             }
             if (value instanceof Map<?, ?> map) {
                 Map<String, Object> out = new LinkedHashMap<>();
