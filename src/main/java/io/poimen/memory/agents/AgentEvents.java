@@ -67,7 +67,11 @@ public class AgentEvents {
         }
         String agentId = AgentIds.stored(caller, id(node, "agent_id", true));
         String sessionId = id(node, "session_id", false);
-        String typeName = node.path("type").isTextual() ? node.get("type").asText() : null;
+        JsonNode typeNode = node.path("type");
+        if (!typeNode.isMissingNode() && !typeNode.isNull() && !typeNode.isTextual()) {
+            throw ApiException.badRequest("type must be a string, got " + typeNode.getNodeType().name().toLowerCase());
+        }
+        String typeName = typeNode.isTextual() ? typeNode.asText() : null;
         AgentEventType type = AgentEventType.fromWire(typeName);
         if (type == null) {
             throw ApiException.unprocessable("type must be one of " + AgentEventType.wireNames() + ", got "
@@ -75,7 +79,8 @@ public class AgentEvents {
         }
         JsonNode payload = node.path("payload");
         if (!payload.isMissingNode() && !payload.isNull() && !payload.isObject()) {
-            throw ApiException.unprocessable("payload must be a JSON object");
+            throw ApiException.badRequest("payload must be a JSON object, got "
+                    + payload.getNodeType().name().toLowerCase());
         }
         Map<String, Object> fields = payload.isObject()
                 ? json.convertValue(payload, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {

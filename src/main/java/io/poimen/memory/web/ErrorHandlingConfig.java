@@ -10,6 +10,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 /**
  * The servlet-level guards in front of every route: JSON errors at the Tomcat level, JSON content types on writes,
@@ -27,6 +28,20 @@ public class ErrorHandlingConfig {
                 host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
             }
         });
+    }
+
+    /**
+     * Requests Spring Security's firewall refuses (a method outside GET/POST/PUT/PATCH/DELETE/HEAD/OPTIONS, encoded
+     * slashes or dots, control characters in the URL): 405 or 400 in the API's shape. The default handler only
+     * sends an error status, and the error dispatch it triggers is refused by the firewall again (an empty body).
+     */
+    @Bean
+    RequestRejectedHandler jsonRequestRejectedHandler() {
+        return (request, response, e) -> {
+            boolean method = e.getMessage() != null && e.getMessage().contains("HTTP method");
+            JsonErrorBody.write(response, method ? 405 : 400, method ? "method_not_allowed" : "bad_request",
+                    method ? "method " + request.getMethod() + " is not served" : "request refused: " + e.getMessage());
+        };
     }
 
     @Bean

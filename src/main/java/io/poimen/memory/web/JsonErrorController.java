@@ -2,10 +2,9 @@ package io.poimen.memory.web;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.Map;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.springframework.boot.web.servlet.error.ErrorController;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -16,8 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class JsonErrorController implements ErrorController {
 
-    @RequestMapping(path = "/error", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Map<String, String>> error(HttpServletRequest request) {
+    /** Written to the response directly: a client that accepts only text/html still gets the JSON error. */
+    @RequestMapping(path = "/error")
+    void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer i && i >= 400 ? i : 500;
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
@@ -32,7 +32,6 @@ class JsonErrorController implements ErrorController {
                     + request.getAttribute(io.poimen.memory.security.TraceIds.ATTRIBUTE)
                     : "the request could not be read";
         };
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
-                .body(JsonErrorBody.of(JsonErrorBody.code(status), message));
+        JsonErrorBody.write(response, status, JsonErrorBody.code(status), message);
     }
 }

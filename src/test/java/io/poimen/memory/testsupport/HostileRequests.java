@@ -38,7 +38,7 @@ public final class HostileRequests {
     }
 
     public record Answer(int status, Map<String, String> headers, byte[] body) {
-        String text() {
+        public String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
     }
@@ -265,6 +265,11 @@ public final class HostileRequests {
     }
 
     Answer send(byte[] request) throws IOException {
+        return exchange(port, request);
+    }
+
+    /** Writes {@code request} as is to the hub on {@code port} and reads the whole answer. */
+    public static Answer exchange(int port, byte[] request) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
