@@ -1,5 +1,6 @@
 package io.poimen.memory.agents;
 
+import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
@@ -26,11 +27,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class AgentStreamController {
     private final AgentStream stream;
     private final CallerResolver callers;
+    private final AgentEventAccess access;
     private final CamelContext camel;
 
-    AgentStreamController(AgentStream stream, CallerResolver callers, CamelContext camel) {
+    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel) {
         this.stream = stream;
         this.callers = callers;
+        this.access = access;
         this.camel = camel;
     }
 
@@ -40,8 +43,9 @@ class AgentStreamController {
                       @RequestParam(name = "session_id", required = false) String sessionId) {
         Exchange exchange = new DefaultExchange(camel);
         ExchangeSecurity.bind(exchange, request);
-        callers.caller(exchange);
-        return stream.subscribe(blankToNull(agentId), blankToNull(sessionId));
+        Caller caller = callers.caller(exchange);
+        return stream.subscribe(access.viewer(caller, ExchangeSecurity.traceId(exchange)),
+                blankToNull(agentId), blankToNull(sessionId));
     }
 
     @ExceptionHandler(ApiException.class)

@@ -55,6 +55,7 @@ public class GrcApi {
         }
         Caller caller = callers.caller(exchange);
         access.requireWrite(caller, request.documentPath(), traceId(exchange));
+        refuseCaseClash(request.documentPath());
         if (unchanged(request)) {
             throw ApiException.unprocessable("content is identical to " + request.documentPath() + " in the vault");
         }
@@ -62,8 +63,9 @@ public class GrcApi {
         String email = caller.email() != null && !caller.email().isBlank() ? caller.email()
                 : BranchNames.clean(caller.subject()) + "@" + git.noreplyDomain();
         String name = caller.name() != null && !caller.name().isBlank() ? caller.name() : caller.subject();
-        Draft draft = new Draft(UUID.randomUUID().toString(), caller.subject(), name, email, request.documentPath(),
-                request.content(), request.message(), BranchNames.of(caller, request.documentPath(), now),
+        String id = UUID.randomUUID().toString();
+        Draft draft = new Draft(id, caller.subject(), name, email, request.documentPath(),
+                request.content(), request.message(), BranchNames.of(caller, request.documentPath(), now, id),
                 DraftStatus.PENDING, 0, null, null, null,
                 now.plus(forgejoSettings.delivery().deliveringTimeout()), now, now);
         drafts.insert(draft);
@@ -180,6 +182,32 @@ public class GrcApi {
             throw ApiException.badRequest(field + " must be a string");
         }
         return v.asText();
+    }
+
+    /**
+     * A path that differs only in case from an existing file or folder would become a second note on Linux and
+     * clash on case-insensitive checkouts (macOS, Windows): 409.
+     */
+    private void refuseCaseClash(String documentPath) {
+        Path dir = vault.normalize();
+        for (String segment : documentPath.split("/")) {
+            if (!Files.isDirectory(dir)) {
+                return;
+            }
+            String clash = null;
+            try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+                clash = entries.map(p -> p.getFileName().toString())
+                        .filter(n -> !n.equals(segment) && n.equalsIgnoreCase(segment)).findFirst().orElse(null);
+            } catch (IOException e) {
+                return;
+            }
+            if (clash != null) {
+                String existing = vault.normalize().relativize(dir.resolve(clash)).toString().replace('\\', '/');
+                throw new ApiException(409, "case_clash", "document_path " + documentPath
+                        + " differs only in case from the existing " + existing);
+            }
+            dir = dir.resolve(segment);
+        }
     }
 
     private boolean unchanged(DraftRequest request) {

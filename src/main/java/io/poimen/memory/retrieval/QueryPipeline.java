@@ -16,6 +16,7 @@ import io.poimen.memory.retrieval.select.ShingleDeduplicator;
 import io.poimen.memory.retrieval.select.TokenBudgetSelector;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.web.ApiException;
+import io.poimen.memory.web.StrictJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +33,9 @@ import org.apache.camel.ExchangeProperty;
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
     static final int MAX_BODY_BYTES = 64 * 1024;
+    static final int MAX_PROJECT_CHARS = 128;
+    private static final java.util.regex.Pattern PROJECT_NAME =
+            java.util.regex.Pattern.compile("[^/\\\\\\p{Cntrl}]+");
 
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
@@ -44,7 +48,7 @@ public class QueryPipeline {
 
     public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
                          Availability embedding) {
-        this.json = json;
+        this.json = StrictJson.mapper(json);
         this.policy = policy;
         this.graph = graph;
         this.rows = rows;
@@ -59,14 +63,7 @@ public class QueryPipeline {
         if (body.length > MAX_BODY_BYTES) {
             throw new ApiException(413, "payload_too_large", "body over " + MAX_BODY_BYTES + " bytes");
         }
-        QueryRequest req;
-        try {
-            req = json.readValue(body, QueryRequest.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw ApiException.badRequest("malformed query JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw ApiException.badRequest("unreadable body: " + e.getMessage());
-        }
+        QueryRequest req = StrictJson.read(json, body, QueryRequest.class, "query JSON");
         return new QueryContext(check(req), effectiveSettings(req));
     }
 
@@ -149,6 +146,13 @@ public class QueryPipeline {
         if (r.query() == null || r.query().isBlank()) {
             throw ApiException.badRequest("query is required");
         }
+        if (r.project().length() > MAX_PROJECT_CHARS || !PROJECT_NAME.matcher(r.project()).matches()) {
+            // a project is one folder name under projects/; anything else is refused before it is audited
+            throw ApiException.badRequest("project must be a folder name under projects/ (at most "
+                    + MAX_PROJECT_CHARS + " characters, no '/', '\\' or control characters)");
+        }
+        checkId("agent_id", r.agentId(), 128, true);
+        checkId("session_id", r.sessionId(), 256, false);
         if (r.query().length() > MAX_QUERY_CHARS) {
             throw new ApiException(413, "query_too_long", "query over " + MAX_QUERY_CHARS + " characters");
         }
@@ -166,6 +170,17 @@ public class QueryPipeline {
             throw ApiException.unprocessable("fusion must be one of " + FusionMethods.names() + ", got " + r.fusion());
         }
         return r;
+    }
+
+    private static void checkId(String field, String id, int max, boolean noSlash) {
+        if (id == null) {
+            return;
+        }
+        if (id.isBlank() || id.length() > max || id.chars().anyMatch(c -> c < 0x20 || c == 0x7f)
+                || (noSlash && id.indexOf('/') >= 0)) {
+            throw ApiException.badRequest(field + " must be a non-empty string of at most " + max
+                    + " characters without control characters" + (noSlash ? " or '/'" : ""));
+        }
     }
 
     private RetrievalSettings effectiveSettings(QueryRequest r) {

@@ -42,8 +42,11 @@ public class SecurityConfig {
     private static final String MODE = "poimen.security.mode";
     private static final String WEBHOOK = "/memory/webhooks/forgejo";
 
-    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress) {
-        SecurityModeGuard.check(settings, serverAddress);
+    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress,
+                          @Value("${server.port:}") String serverPort,
+                          @Value("${management.server.port:}") String managementPort,
+                          @Value("${management.server.address:}") String managementAddress) {
+        SecurityModeGuard.check(settings, serverAddress, serverPort, managementPort, managementAddress);
     }
 
     @Bean

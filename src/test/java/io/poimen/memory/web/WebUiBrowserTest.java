@@ -171,7 +171,7 @@ class WebUiBrowserTest extends HubWebTestBase {
         assertThat(pr.getAttribute("href")).isEqualTo("http://forgejo.test/team/vault/pulls/42");
         assertThat(pr.getText()).isEqualTo("Pull request #42");
         String branch = browser.findElement(By.cssSelector("#review-result code")).getText();
-        assertThat(branch).matches("edit/local-operator/helm-\\d{14}");
+        assertThat(branch).matches("edit/local-operator/helm-\\d{14}-[0-9a-f]{8}");
         // the edit is a commit on that branch in the remote, on top of main, and Forgejo was asked for the PR
         try (Git remote = Git.open(REMOTE.toFile()); RevWalk walk = new RevWalk(remote.getRepository())) {
             Repository repo = remote.getRepository();
