@@ -2,6 +2,9 @@ package io.poimen.memory.config;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import io.poimen.memory.cluster.ClusterProperties;
+import io.poimen.memory.cluster.IndexFollower;
+import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.LexicalIndex;
@@ -52,8 +55,8 @@ public class StoreConfig {
     }
 
     @Bean
-    NoteStore noteStore(DataSource dataSource) {
-        return new JdbcNoteStore(dataSource);
+    NoteStore noteStore(DataSource dataSource, ClusterProperties cluster) {
+        return new JdbcNoteStore(dataSource, cluster.nodeId());
     }
 
     @Bean(destroyMethod = "close")
@@ -101,7 +104,7 @@ public class StoreConfig {
 
     @Bean
     IndexBootstrap indexBootstrap(NoteStore notes, TfIdfIndex tfidf, GraphService graph, ProducerTemplate producer,
-                                  PoimenProperties props) {
-        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault());
+                                  PoimenProperties props, IndexFollower follower, Leadership leadership) {
+        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault(), follower, leadership);
     }
 }
