@@ -4,8 +4,11 @@ import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.security.CallerResolver;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.apache.camel.cluster.CamelClusterService;
+import org.apache.camel.component.kubernetes.cluster.KubernetesClusterService;
+import org.apache.camel.component.kubernetes.cluster.LeaseResourceType;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,6 +28,27 @@ public class ClusterConfig {
     @ConditionalOnProperty(name = "poimen.cluster.service", havingValue = "jdbc", matchIfMissing = true)
     JdbcLeaseClusterService jdbcLeaseClusterService(DataSource dataSource, ClusterProperties settings) {
         return new JdbcLeaseClusterService(new LeaseTable(dataSource), settings);
+    }
+
+    /**
+     * On Kubernetes: a coordination.k8s.io Lease per namespace, among the hub's pods (their labels); the pod name is
+     * this replica's id (set {@code poimen.cluster.node-id} from the downward API), the namespace {@code POD_NAMESPACE}.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "poimen.cluster.service", havingValue = "kubernetes")
+    KubernetesClusterService kubernetesClusterService(ClusterProperties settings,
+                                                      @Value("${POD_NAMESPACE:}") String podNamespace) {
+        KubernetesClusterService service = new KubernetesClusterService();
+        service.setLeaseResourceType(LeaseResourceType.Lease);
+        service.setPodName(settings.nodeId());
+        if (!podNamespace.isBlank()) {
+            service.setKubernetesNamespace(podNamespace);
+        }
+        service.setClusterLabels(Map.of("app.kubernetes.io/name", "poimen-memory", "app.kubernetes.io/component", "hub"));
+        service.setLeaseDurationMillis(settings.lease().toMillis());
+        service.setRenewDeadlineMillis(settings.lease().minus(settings.renew().multipliedBy(2)).toMillis());
+        service.setRetryPeriodMillis(settings.renew().toMillis());
+        return service;
     }
 
     @Bean
