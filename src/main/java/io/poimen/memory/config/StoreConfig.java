@@ -80,7 +80,18 @@ public class StoreConfig {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
     RestClient openSearchRestClient(PoimenProperties props) throws java.net.URISyntaxException {
-        return RestClient.builder(HttpHost.create(props.opensearch().url())).build();
+        // a comma-separated list names several nodes; the client moves to the next when one does not answer
+        HttpHost[] nodes = java.util.Arrays.stream(props.opensearch().url().split(",")).map(String::trim)
+                .filter(u -> !u.isEmpty()).map(StoreConfig::host).toArray(HttpHost[]::new);
+        return RestClient.builder(nodes).build();
+    }
+
+    private static HttpHost host(String url) {
+        try {
+            return HttpHost.create(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("poimen.opensearch.url: not a URL: " + url, e);
+        }
     }
 
     @Bean
