@@ -10,6 +10,7 @@ import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.index.ingest.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
@@ -111,6 +112,11 @@ public class StoreConfig {
                                   TfIdfIndex tfidf, GraphService graph, RetrievalMetrics metrics) {
         return new IngestPipeline(props.vault(), scanner, parser, embedder, notes, vectors, lexical, tfidf, graph,
                 metrics);
+    }
+
+    @Bean
+    BulkReindex bulkReindex(VectorIndex vectors, @Value("${poimen.vault.bulk-threshold:5000}") int threshold) {
+        return new BulkReindex(vectors, threshold);
     }
 
     @Bean
