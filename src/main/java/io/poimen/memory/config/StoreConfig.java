@@ -2,11 +2,15 @@ package io.poimen.memory.config;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import io.poimen.memory.cluster.ClusterProperties;
+import io.poimen.memory.cluster.IndexFollower;
+import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.index.ingest.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
@@ -52,8 +56,8 @@ public class StoreConfig {
     }
 
     @Bean
-    NoteStore noteStore(DataSource dataSource) {
-        return new JdbcNoteStore(dataSource);
+    NoteStore noteStore(DataSource dataSource, ClusterProperties cluster) {
+        return new JdbcNoteStore(dataSource, cluster.nodeId());
     }
 
     @Bean(destroyMethod = "close")
@@ -102,8 +106,13 @@ public class StoreConfig {
     }
 
     @Bean
+    BulkReindex bulkReindex(VectorIndex vectors, @Value("${poimen.vault.bulk-threshold:5000}") int threshold) {
+        return new BulkReindex(vectors, threshold);
+    }
+
+    @Bean
     IndexBootstrap indexBootstrap(NoteStore notes, TfIdfIndex tfidf, GraphService graph, ProducerTemplate producer,
-                                  PoimenProperties props) {
-        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault());
+                                  PoimenProperties props, IndexFollower follower, Leadership leadership) {
+        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault(), follower, leadership);
     }
 }

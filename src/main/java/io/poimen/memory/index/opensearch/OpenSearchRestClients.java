@@ -11,6 +11,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import javax.net.ssl.SSLContext;
@@ -33,14 +34,14 @@ public final class OpenSearchRestClients {
     private OpenSearchRestClients() {
     }
 
-    public static RestClient create(String url, String username, String password, Path caBundle) {
-        HttpHost host;
-        try {
-            host = HttpHost.create(url);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("poimen.opensearch.url is not a URL: " + url, e);
+    /** {@code urls} is one node's URL or a comma-separated list; the client moves to the next node when one does not answer. */
+    public static RestClient create(String urls, String username, String password, Path caBundle) {
+        HttpHost[] nodes = Arrays.stream(urls.split(",")).map(String::trim).filter(u -> !u.isEmpty())
+                .map(OpenSearchRestClients::host).toArray(HttpHost[]::new);
+        if (nodes.length == 0) {
+            throw new IllegalArgumentException("poimen.opensearch.url names no node: " + urls);
         }
-        RestClientBuilder builder = RestClient.builder(host);
+        RestClientBuilder builder = RestClient.builder(nodes);
         if (username != null && !username.isBlank()) {
             String pair = username + ":" + (password == null ? "" : password);
             builder.setDefaultHeaders(new Header[] {new BasicHeader("Authorization",
@@ -54,6 +55,14 @@ public final class OpenSearchRestClients {
                             .build()));
         }
         return builder.build();
+    }
+
+    private static HttpHost host(String url) {
+        try {
+            return HttpHost.create(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("poimen.opensearch.url is not a URL: " + url, e);
+        }
     }
 
     /** A TLS context that trusts exactly the certificates in the PEM file {@code caBundle}. */
