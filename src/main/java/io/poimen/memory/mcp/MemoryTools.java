@@ -112,7 +112,8 @@ public class MemoryTools {
         return answer.ok() ? ok(read(answer.json())) : error(answer);
     }
 
-    private static String authorization(McpSyncServerExchange exchange) {
+    /** The caller's credentials for the hub's routes; every tool class takes them from here. */
+    static String authorization(McpSyncServerExchange exchange) {
         Object value = exchange.transportContext() != null ? exchange.transportContext().get(AUTHORIZATION) : null;
         return value != null ? value.toString() : null;
     }
