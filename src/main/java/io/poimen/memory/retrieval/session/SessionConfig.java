@@ -15,6 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Session-stable contexts and the per-project cache alignment figures. Limits: {@code poimen.session.max-sessions}
  * (default 2,000), {@code poimen.session.ttl} (30 min after the last turn), {@code poimen.session.max-tokens}
  * (prompt tokens kept per session, 8,192): at most 2,000 × 8,192 token ids (64 MB) in memory.
+ * {@code poimen.session.carry-share} (0.75): the share of the token budget and top-k that chunks carried from the
+ * session's previous context may take ({@code SessionSelection}); 0 keeps only chunks the plain selection picked.
  */
 @Configuration
 public class SessionConfig {
@@ -33,8 +35,9 @@ public class SessionConfig {
 
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                                          ProjectCacheStats stats) {
-        return new SessionContextStep(sessions, callers, tokens, stats);
+                                          ProjectCacheStats stats,
+                                          @Value("${poimen.session.carry-share:0.75}") double carryShare) {
+        return new SessionContextStep(sessions, callers, tokens, stats, carryShare);
     }
 
     @Bean

@@ -82,4 +82,36 @@ class SessionContextsTest {
         assertThatThrownBy(() -> new SessionContexts(0, Duration.ofMinutes(1), 1, clock))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    static SelectionItem item(String id, double score, int tokens) {
+        return new SelectionItem(id, id.substring(0, id.indexOf('#')), 0, score, tokens, "text of " + id, List.of(),
+                null);
+    }
+
+    @Test
+    void carriedSelectionKeepsPreviousCandidatesInFrontWithinTheirShareAndFillsTheRestByScore() {
+        SelectionItem a = item("a.md#0", 0.2, 100);
+        SelectionItem b = item("b.md#0", 0.9, 100);
+        SelectionItem c = item("c.md#0", 0.5, 100);
+        SelectionItem d = item("d.md#0", 0.8, 100);
+        SelectionItem e = item("e.md#0", 0.7, 100);
+        List<SelectionItem> pool = List.of(b, d, e, c, a);
+        List<SelectionItem> distinct = List.of(b, d, e, c);
+        // x.md#0 is no longer a candidate (out of scope, unreadable or irrelevant now): never carried
+        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "x.md#0", "c.md#0", "e.md#0"), pool,
+                distinct, 4, 400, 0.5);
+        assertThat(r.ordered()).extracting(SelectionItem::chunkId)
+                .containsExactly("a.md#0", "c.md#0", "b.md#0", "d.md#0");
+        assertThat(r.tokensUsed()).isEqualTo(400);
+        // no share: the plain best-first selection
+        assertThat(SessionSelection.select(List.of("a.md#0"), pool, distinct, 2, 400, 0).ordered())
+                .extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0");
+        // the budget holds whatever is carried
+        SessionSelection.Result tight = SessionSelection.select(List.of("a.md#0", "c.md#0"), pool, distinct, 10,
+                250, 1.0);
+        assertThat(tight.tokensUsed()).isLessThanOrEqualTo(250);
+        assertThat(tight.ordered()).extracting(SelectionItem::chunkId).containsExactly("a.md#0", "c.md#0");
+        assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, distinct, 1, 1, 1.5))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
