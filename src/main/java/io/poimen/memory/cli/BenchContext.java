@@ -61,6 +61,30 @@ final class BenchContext implements AutoCloseable {
         this.producer = spring.getBean(ProducerTemplate.class);
     }
 
+    private BenchContext(Path vault, Path work, ConfigurableApplicationContext spring) {
+        this.set = null;
+        this.work = work;
+        this.spring = spring;
+        this.vault = vault;
+        this.idByPath = Map.of();
+        this.producer = spring.getBean(ProducerTemplate.class);
+    }
+
+    /** A hub over an existing vault folder (ingested, not copied), for benchmarks with their own questions. */
+    static BenchContext openVault(Path vault, Path policy, List<String> springArgs) throws IOException {
+        if (!Files.isDirectory(vault)) {
+            throw new IllegalArgumentException("vault folder not found: " + vault);
+        }
+        if (!Files.isRegularFile(policy)) {
+            throw new IllegalArgumentException("retrieval policy not found: " + policy);
+        }
+        Path work = Files.createTempDirectory("poimen-bench-");
+        ConfigurableApplicationContext spring = start(work, policy, springArgs);
+        BenchContext bench = new BenchContext(vault, work, spring);
+        bench.ingest = bench.producer.requestBody("direct:ingest", vault, IngestReport.class);
+        return bench;
+    }
+
     static BenchContext open(Options options) throws IOException {
         return open(options, bench -> { });
     }

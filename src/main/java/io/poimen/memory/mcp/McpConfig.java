@@ -51,16 +51,24 @@ public class McpConfig {
         return new MemoryTools(new HubCalls(producer), mcpJsonMapper);
     }
 
+    @Bean
+    AgentTools agentTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
+        return new AgentTools(new HubCalls(producer), mcpJsonMapper);
+    }
+
     @Bean(destroyMethod = "close")
     McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, McpJsonMapper mcpJsonMapper,
-                            MemoryTools tools) {
+                            MemoryTools tools, AgentTools agentTools) {
         return McpServer.sync(transport)
                 .serverInfo("poimen-memory", "0.1.0")
                 .jsonMapper(mcpJsonMapper)
                 .instructions("Team memory: search_memory for chunks in a project, read_note for a whole note, "
-                        + "list_skills for shared skills. Your bearer token decides what you may read.")
+                        + "list_skills for shared skills, build_context for a note and its links, recent_changes "
+                        + "for what changed; propose_edit opens a draft for review, draft_status follows it. Your "
+                        + "bearer token decides what you may read and write.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(tools.specifications())
+                .tools(java.util.stream.Stream.concat(tools.specifications().stream(),
+                        agentTools.specifications().stream()).toList())
                 .build();
     }
 }

@@ -31,6 +31,10 @@ public final class QueryContext {
     public final Map<String, String> degraded = new ConcurrentSkipListMap<>();
     public final Map<String, Long> timingsMs = new ConcurrentSkipListMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
+    /** The distinct candidates the token budget chose from, best first (set by selection; session contexts). */
+    public List<io.poimen.memory.retrieval.select.SelectionItem> selectable = List.of();
+    /** The in-scope candidates of the fused list selection started from (before near-duplicate removal). */
+    public List<io.poimen.memory.retrieval.select.SelectionItem> candidatePool = List.of();
     /** Chunk rows already read during this query (by the TF-IDF branch), so selection does not read them again. */
     final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
 
@@ -53,6 +57,11 @@ public final class QueryContext {
             }
         });
         return out;
+    }
+
+    /** A chunk row read during this query, or null. */
+    public Chunk chunkRow(String id) {
+        return chunkRows.get(id);
     }
 
     public void answer(BranchResult result) {

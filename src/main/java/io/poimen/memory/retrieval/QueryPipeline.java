@@ -107,6 +107,8 @@ public class QueryPipeline {
         // twice top-k distinct chunks leave the budget room to back-fill
         List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard())
                 .deduplicate(items, 2 * s.topK()).kept();
+        ctx.selectable = distinct;
+        ctx.candidatePool = items;
         TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         List<QueryResponse.Result> results = selection.selected().stream()
                 .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),
