@@ -27,6 +27,17 @@ public class AgentEventAccess {
         this.checks = checks;
     }
 
+    /** @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it */
+    public void requireProject(Caller caller, String project, String traceId) {
+        if (caller.anonymous()) {
+            return;
+        }
+        if (project.isBlank() || project.contains("/")) {
+            throw ApiException.badRequest("payload.project must be a project folder name, got " + project);
+        }
+        checks.requireRead(caller, VaultPaths.PROJECTS + project + "/", traceId);
+    }
+
     /** A viewer for one request (or one stream subscription); its decisions are audited under {@code traceId}. */
     public Viewer viewer(Caller caller, String traceId) {
         return new Viewer(caller, traceId);

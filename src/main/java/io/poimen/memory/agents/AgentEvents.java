@@ -86,6 +86,12 @@ public class AgentEvents {
                 ? json.convertValue(payload, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {
                 })
                 : Map.of();
+        // an event shows to the members of its project: only they may post into it
+        if (fields.get("project") instanceof String project) {
+            access.requireProject(caller, project, ExchangeSecurity.traceId(exchange));
+        } else if (fields.containsKey("project")) {
+            throw ApiException.badRequest("payload.project must be a string");
+        }
         AgentEvent event = publish(agentId, sessionId, type, fields);
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 201);
         return event;

@@ -39,19 +39,15 @@ public class AuditSpool {
     }
 
     public synchronized void append(List<Map<String, Object>> rows) throws IOException {
-        StringBuilder lines = new StringBuilder();
+        appendLines(file, lines(rows));
+    }
+
+    private List<String> lines(List<Map<String, Object>> rows) throws IOException {
+        List<String> lines = new ArrayList<>();
         for (Map<String, Object> row : rows) {
-            lines.append(json.writeValueAsString(portable(row))).append('\n');
+            lines.add(json.writeValueAsString(portable(row)));
         }
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
-            ByteBuffer bytes = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
-            while (bytes.hasRemaining()) {
-                out.write(bytes);
-            }
-            out.force(true);
-        }
+        return lines;
     }
 
     /** Rows that can never be written (the table refuses them), set aside so that they do not block the rest. */
@@ -159,15 +155,12 @@ public class AuditSpool {
     private void rewrite(List<Map<String, Object>> rows) throws IOException {
         Path next = file.resolveSibling(file.getFileName() + ".next");
         Files.deleteIfExists(next);
-        List<String> lines = new ArrayList<>();
-        for (Map<String, Object> row : rows) {
-            lines.add(json.writeValueAsString(portable(row)));
-        }
-        appendLines(next, lines);
+        appendLines(next, lines(rows));
         Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Appends the lines and forces them to the device before returning. */
     private static void appendLines(Path target, List<String> lines) throws IOException {
         if (lines.isEmpty()) {
             return;

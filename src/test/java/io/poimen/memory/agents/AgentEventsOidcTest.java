@@ -91,7 +91,10 @@ class AgentEventsOidcTest extends OidcHubTestBase {
         assertThat(seen.toString()).doesNotContain("Private heading", "GPU heading", "ml-training",
                 "SKILL-private-debug");
 
-        // a caller not allowed poimen sees none of it
+        // a caller not allowed poimen sees none of it, nor may post into it
+        HttpResponse<String> foreign = post(nobody(), "/memory/agents/events", """
+                {"agent_id":"noise","type":"agent_decision","payload":{"project":"poimen"}}""");
+        assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
         assertThat(JSON.readTree(get(nobody(), "/memory/agents/logs?session_id=" + session).body())
                 .path("events")).isEmpty();
     }
