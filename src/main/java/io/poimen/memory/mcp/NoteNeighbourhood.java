@@ -79,7 +79,7 @@ public class NoteNeighbourhood {
             List<String> next = new ArrayList<>();
             for (String p : frontier) {
                 for (String n : neighbours(g, p)) {
-                    if (!hopOf.containsKey(n) && readable(caller, n, trace)) {
+                    if (!hopOf.containsKey(n) && ReadCheck.allows(checks, caller, n, trace)) {
                         hopOf.put(n, h);
                         next.add(n);
                     }
@@ -128,17 +128,5 @@ public class NoteNeighbourhood {
         all.addAll(g.backlinks(path));
         all.remove(path);
         return all;
-    }
-
-    private boolean readable(Caller caller, String path, String trace) {
-        try {
-            checks.requireRead(caller, path, trace);
-            return true;
-        } catch (ApiException e) {
-            if (e.status() == 403) {
-                return false;
-            }
-            throw e;
-        }
     }
 }

@@ -105,11 +105,11 @@ public class VaultHistory {
                 for (DiffEntry e : diff.scan(parentTree, c.getTree())) {
                     String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
                     if (!path.endsWith(".md") || latest.containsKey(path) || latest.size() >= max
-                            || !allowed.computeIfAbsent(path, p -> readable(caller, p, trace))) {
+                            || !allowed.computeIfAbsent(path, p -> ReadCheck.allows(checks, caller, p, trace))) {
                         continue;
                     }
                     String old = e.getChangeType() == DiffEntry.ChangeType.RENAME
-                            && allowed.computeIfAbsent(e.getOldPath(), p -> readable(caller, p, trace))
+                            && allowed.computeIfAbsent(e.getOldPath(), p -> ReadCheck.allows(checks, caller, p, trace))
                             ? e.getOldPath() : null;
                     latest.put(path, new Change(path, change(e.getChangeType()), old, c.getName(), when.toString(),
                             c.getShortMessage()));
@@ -137,17 +137,5 @@ public class VaultHistory {
             case DELETE -> "deleted";
             case RENAME -> "renamed";
         };
-    }
-
-    private boolean readable(Caller caller, String path, String trace) {
-        try {
-            checks.requireRead(caller, path, trace);
-            return true;
-        } catch (ApiException e) {
-            if (e.status() == 403) {
-                return false;
-            }
-            throw e;
-        }
     }
 }

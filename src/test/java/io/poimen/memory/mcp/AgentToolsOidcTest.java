@@ -13,13 +13,6 @@ import com.nimbusds.jose.JOSEObjectType;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.grc.GrcTestSupport;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.JwtCallerFactory;
-import io.poimen.memory.security.OidcCallerResolver;
-import io.poimen.memory.security.RolePolicy;
-import io.poimen.memory.web.ApiException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,13 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -51,10 +39,6 @@ import org.springframework.test.context.DynamicPropertySource;
  * The MCP tools beyond reading and session-stable contexts in oidc mode: tokens from a real issuer
  * (mock-oauth2-server), the example vault's policies, edits through review against a real git remote and Forgejo's
  * API on WireMock.
- *
- * <p>Until the MCP transport resolves its own bearer token (issue 11 item 3), a tool's route call carries the
- * token in the {@code Authorization} header without a servlet request; {@link BearerCaller} resolves it there with
- * the hub's own JWT decoder and claim mapping, and defers to the production resolver for HTTP requests.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "poimen.security.mode=oidc",
@@ -62,7 +46,6 @@ import org.springframework.test.context.DynamicPropertySource;
         "poimen.vault.ingest-on-startup=true",
         "camel.main.routes-reload-enabled=false",
         "poimen.session.stats-flush-ms=200"})
-@Import(AgentToolsOidcTest.BearerCaller.class)
 @AutoConfigureObservability
 class AgentToolsOidcTest {
     static final String ISSUER = "poimen-test";
@@ -75,29 +58,6 @@ class AgentToolsOidcTest {
 
     @LocalServerPort int port;
     @Autowired JdbcTemplate jdbc;
-
-    @TestConfiguration
-    static class BearerCaller {
-        @Bean
-        @Primary
-        CallerResolver bearerCaller(JwtDecoder decoder, RolePolicy roles) {
-            OidcCallerResolver http = new OidcCallerResolver();
-            JwtCallerFactory callers = new JwtCallerFactory(roles);
-            return exchange -> {
-                if (ExchangeSecurity.request(exchange) != null
-                        || exchange.getProperty(ExchangeSecurity.CALLER_PROPERTY) != null) {
-                    return http.caller(exchange);
-                }
-                String header = exchange.getMessage().getHeader("Authorization", String.class);
-                if (header == null || !header.startsWith("Bearer ")) {
-                    throw new ApiException(401, "unauthorized", "a valid bearer token is required");
-                }
-                Caller caller = callers.from(decoder.decode(header.substring("Bearer ".length())));
-                exchange.setProperty(ExchangeSecurity.CALLER_PROPERTY, caller);
-                return caller;
-            };
-        }
-    }
 
     @DynamicPropertySource
     static void issuerGitAndForgejo(DynamicPropertyRegistry registry) throws Exception {
