@@ -57,8 +57,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * a project → search (breakdown) → edit a note → submit for review (a PR is opened) → merge in the remote → signed
  * webhook → the edited text is searchable (target 2 s; the time is printed) → the agent workspace shows a retrieval
  * live. An MCP client
- * with a bearer searches and reads; a caller without access gets nothing. Then the token renews before it expires
- * and the user logs out. Last, merge-webhook→searchable is measured over 10 merges and printed (p50/max).
+ * with a bearer searches and reads; a caller without access gets nothing. Then the token renews before it expires,
+ * the user logs out, pastes a token instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed (p50/max).
  */
 @ActiveProfiles("prod")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -315,6 +315,14 @@ class ProductionEndToEndTest {
             assertThat(browser.findElement(By.id("auth-user")).isDisplayed()).isFalse();
             assertThat(new Select(browser.findElement(By.id("project-select"))).getOptions()).isEmpty();
             assertThat(browser.findElements(By.cssSelector("#tree a"))).isEmpty();
+
+            // pasting a token (as agents and scripts do) still works
+            browser.findElement(By.id("auth-summary")).click();
+            visible("#token-input").sendKeys(rockToken());
+            browser.findElement(By.id("token-save")).click();
+            wait.until(ExpectedConditions.textToBe(By.id("auth-user"), "rock"));
+            wait.until(d -> new Select(d.findElement(By.id("project-select"))).getOptions().size() > 1);
+
             browser.get(base() + "/#/note/projects/poimen/tools/kubectl.md");
             // a reload starts a new page: memory is empty, so the user logs in again
             visible("#login-button");
