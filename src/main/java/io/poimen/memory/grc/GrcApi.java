@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -126,7 +127,11 @@ public class GrcApi {
         return body;
     }
 
-    /** {@code GET /memory/grc/status?pr=N}: open, merged or closed, and the review state. */
+    /**
+     * {@code GET /memory/grc/status?pr=N}: open, merged or closed, and the review state, of a pull request this hub
+     * opened (a stored draft) and only to a caller who may read the draft's note. Every other number, and a draft
+     * the caller may not read, answers the same 404 without asking Forgejo.
+     */
     public Map<String, Object> status(@Header("pr") String pr, Exchange exchange) {
         Caller caller = callers.caller(exchange);
         int number;
@@ -135,8 +140,13 @@ public class GrcApi {
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("pr must be a pull request number, got: " + pr);
         }
-        drafts.findByPullRequest(number)
-                .ifPresent(d -> access.requireRead(caller, d.documentPath(), traceId(exchange)));
+        ApiException unknown = ApiException.notFound("pull request #" + number + " not found");
+        Draft draft = drafts.findByPullRequest(number).orElseThrow(() -> unknown);
+        try {
+            access.requireRead(caller, draft.documentPath(), traceId(exchange));
+        } catch (ApiException e) {
+            throw e.status() == 403 ? unknown : e;
+        }
         PullRequest pull;
         String review;
         try {
@@ -145,7 +155,7 @@ public class GrcApi {
         } catch (ForgejoUnavailableException e) {
             throw new ApiException(503, "forgejo_unavailable", e.getMessage());
         } catch (ForgejoRequestException e) {
-            throw e.status() == 404 ? ApiException.notFound("pull request #" + number + " not found")
+            throw e.status() == 404 ? unknown
                     : new ApiException(502, "forgejo_error", e.getMessage());
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -220,8 +230,8 @@ public class GrcApi {
         }
     }
 
+    /** The hub's own trace id, the response's {@code X-Trace-Id} (never a client-supplied header). */
     static String traceId(Exchange exchange) {
-        String header = exchange.getMessage().getHeader("X-Request-Id", String.class);
-        return header != null && !header.isBlank() ? header : exchange.getExchangeId();
+        return ExchangeSecurity.traceId(exchange);
     }
 }

@@ -54,6 +54,11 @@ public class HubCalls {
             }
             ex.getMessage().setHeaders(new HashMap<>(headers));
             ex.getMessage().setBody(body);
+            // the audit rows of the call carry the MCP request's own X-Trace-Id when it runs on that request
+            String trace = org.slf4j.MDC.get(io.poimen.memory.security.TraceIdFilter.MDC_KEY);
+            if (trace != null) {
+                ex.setProperty(io.poimen.memory.security.ExchangeSecurity.TRACE_PROPERTY, trace);
+            }
         });
         if (done.getException() != null) {
             throw new IllegalStateException(endpoint + " failed: " + done.getException().getMessage(),

@@ -56,7 +56,7 @@ public class BranchSearches {
      */
     public BranchResult tfidf(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
-        List<Hit> hits = tfidf.search(ctx.query.terms(), ctx.request.project(), ctx.scope.paths(),
+        List<Hit> hits = tfidf.search(ctx.query.terms(), ctx.request.project(), ctx.scope.paths(), ctx.readable,
                 ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.TFIDF, boosted(ctx, hits), millisSince(t0));
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * One query on its way through the route. The branches of the multicast share it (each answers into
@@ -26,6 +27,8 @@ public final class QueryContext {
     public NormalizedQuery query;
     public RoutePlan plan;
     public SearchScope scope;
+    /** The notes the caller may read (set by the access check before planning); null: every note (no-auth mode). */
+    public Predicate<String> readable;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
     /** Written by branches running in parallel, so a concurrent sorted map. */
     public final Map<String, String> degraded = new ConcurrentSkipListMap<>();

@@ -78,7 +78,9 @@ public class QueryPipeline {
         if (!embedding.available() && router.route(ctx.query, ctx.request.searchMethod(), true).runs(Branch.SEMANTIC)) {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
-        ctx.scope = new SearchScope(graph.current().projectScope(project),
+        // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
+        ctx.scope = new SearchScope(ctx.readable == null ? graph.current().projectScope(project)
+                : graph.current().projectScope(project, ctx.readable),
                 ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
         return ctx;
     }
