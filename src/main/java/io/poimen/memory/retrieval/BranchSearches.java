@@ -98,6 +98,7 @@ public class BranchSearches {
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
                                  @Header(VECTOR_HEADER) float[] vector, @ExchangeProperty(STARTED) Long started) {
         long t0 = started != null ? started : System.nanoTime();
+        ctx.time("embedding", t0);
         embedding.succeeded();
         List<Hit> hits = vectors.search(vector, ctx.scope, ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0));
@@ -126,7 +127,7 @@ public class BranchSearches {
         return text.toString().trim();
     }
 
-    static long millisSince(long nanos) {
-        return (System.nanoTime() - nanos) / 1_000_000;
+    static double millisSince(long nanos) {
+        return QueryContext.millisSince(nanos);
     }
 }

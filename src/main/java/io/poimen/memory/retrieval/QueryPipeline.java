@@ -53,6 +53,7 @@ public class QueryPipeline {
 
     /** Step 1: JSON body → checked request with the effective settings (policy + per-request overrides). */
     public QueryContext parse(byte[] body) {
+        long t0 = System.nanoTime();
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {project, query}");
         }
@@ -67,11 +68,15 @@ public class QueryPipeline {
         } catch (IOException e) {
             throw ApiException.badRequest("unreadable body: " + e.getMessage());
         }
-        return new QueryContext(check(req), effectiveSettings(req));
+        QueryContext ctx = new QueryContext(check(req), effectiveSettings(req));
+        ctx.time("parse", t0);
+        return ctx;
     }
 
     /** Step 2: normalise, route (hybrid / lexical / ...), and scope to the project's wiki graph. */
     public QueryContext plan(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+        long t0 = System.nanoTime();
+        ctx.time("access", ctx.startedNanos); // the project check ran between parse and here
         String project = ctx.request.project();
         if (!graph.current().projects().contains(project)) {
             throw ApiException.notFound("unknown project: " + project);
@@ -83,12 +88,15 @@ public class QueryPipeline {
         }
         ctx.scope = new SearchScope(graph.current().projectScope(project),
                 ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
+        ctx.time("plan", t0);
+        ctx.mark();
         return ctx;
     }
 
     /** Step 4 (after fusion): tag filter, near-duplicates, top-k, token budget, stable order. */
     public QueryResponse select(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
+        ctx.time("result_access", ctx.mark); // the filter of readable results ran between fusion and here
         RetrievalSettings s = ctx.settings;
         List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
         Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), rows);
@@ -116,8 +124,8 @@ public class QueryPipeline {
                         ctx.settings.fusion()))
                 .toList();
         List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
-        ctx.timingsMs.put("selection", BranchSearches.millisSince(t0));
-        ctx.timingsMs.put("total", BranchSearches.millisSince(ctx.startedNanos));
+        ctx.time("selection", t0);
+        ctx.time("total", ctx.startedNanos);
         return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
                 List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
                 new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);

@@ -6,7 +6,7 @@ import java.util.Map;
 /** Answer of {@code POST /memory/query} (serialised snake_case). */
 public record QueryResponse(String project, String strategy, String route, List<String> degraded,
                             Map<String, String> degradedReasons, List<Result> results, Context context,
-                            Map<String, Long> timingsMs) {
+                            Map<String, Double> timingsMs) {
 
     /** One selected chunk with its score breakdown. */
     public record Result(String docId, String path, String heading, List<String> breadcrumb, String text,
