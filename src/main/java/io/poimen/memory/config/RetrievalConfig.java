@@ -36,8 +36,8 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  Availability embedding, ChunkRows rows) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding, rows);
+                                  Availability embedding) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding);
     }
 
     /** Query vectors of the last hour; the key names the model so a model change never serves old vectors. */

@@ -34,7 +34,7 @@ public final class QueryContext {
     /** Step → milliseconds, to the microsecond: the steps of a fast route take well under one millisecond. */
     public final Map<String, Double> timingsMs = new ConcurrentSkipListMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
-    /** Chunk rows already read during this query (by the TF-IDF branch), so selection does not read them again. */
+    /** Chunk rows already read during this query, so a later step does not read them again. */
     final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
 
     public QueryContext(QueryRequest request, RetrievalSettings settings) {
