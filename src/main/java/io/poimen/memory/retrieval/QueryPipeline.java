@@ -99,28 +99,34 @@ public class QueryPipeline {
         ctx.time("result_access", ctx.mark); // the filter of readable results ran between fusion and here
         RetrievalSettings s = ctx.settings;
         List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
-        Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), rows);
+        // twice top-k distinct chunks leave the budget room to back-fill; rows are read best first, a batch of
+        // that size at a time, until the deduplication keeps enough: most of the pool is never read
+        int wanted = 2 * s.topK();
+        ShingleDeduplicator dedup = new ShingleDeduplicator(s.shingleSize(), s.jaccard());
+        Map<String, Chunk> chunks = new HashMap<>();
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
-        for (FusedCandidate c : pool) {
-            Chunk chunk = chunks.get(c.chunkId());
-            if (chunk == null || !ctx.scope.contains(chunk.path()) || !chunk.tags().containsAll(ctx.scope.tags())) {
-                continue;
+        List<SelectionItem> distinct = List.of();
+        for (int from = 0; from < pool.size() && distinct.size() < wanted; from += wanted) {
+            List<FusedCandidate> batch = pool.subList(from, Math.min(pool.size(), from + wanted));
+            chunks.putAll(ctx.chunks(batch.stream().map(FusedCandidate::chunkId).toList(), rows));
+            for (FusedCandidate c : batch) {
+                Chunk chunk = chunks.get(c.chunkId());
+                if (chunk == null || !ctx.scope.contains(chunk.path())
+                        || !chunk.tags().containsAll(ctx.scope.tags())) {
+                    continue;
+                }
+                byId.put(c.chunkId(), c);
+                items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
+                        chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
             }
-            byId.put(c.chunkId(), c);
-            items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
-                    chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
+            distinct = dedup.deduplicate(items, wanted).kept();
         }
+        TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         // the boosts were applied to the TF-IDF branch's scores; here they are only reported
         MetadataBooster booster = BranchSearches.booster(s);
-        Map<String, MetadataBooster.Boost> boosts = new HashMap<>();
-        items.forEach(i -> boosts.put(i.chunkId(), booster.boost(ctx.query, i)));
-        // twice top-k distinct chunks leave the budget room to back-fill
-        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard())
-                .deduplicate(items, 2 * s.topK()).kept();
-        TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         List<QueryResponse.Result> results = selection.selected().stream()
-                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),
+                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), booster.boost(ctx.query, i),
                         ctx.settings.fusion()))
                 .toList();
         List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
