@@ -6,11 +6,11 @@ import java.util.Map;
 /** Answer of {@code POST /memory/query} (serialised snake_case). */
 public record QueryResponse(String project, String strategy, String route, List<String> degraded,
                             Map<String, String> degradedReasons, List<Result> results, Context context,
-                            Map<String, Long> timingsMs, CallPlan calls) {
+                            Map<String, Double> timingsMs, CallPlan calls) {
 
     public QueryResponse(String project, String strategy, String route, List<String> degraded,
                          Map<String, String> degradedReasons, List<Result> results, Context context,
-                         Map<String, Long> timingsMs) {
+                         Map<String, Double> timingsMs) {
         this(project, strategy, route, degraded, degradedReasons, results, context, timingsMs, null);
     }
 

@@ -48,7 +48,9 @@ final class QueryScorer {
         TopHits top = new TopHits(k);
         for (int i = 0; i < touchedCount; i++) {
             int slot = touched[i];
-            if (scopePaths == null || scopePaths.contains(table.path(slot))) {
+            // the scope lookup is the costly part for a common term touching most chunks: only a hit that would
+            // enter the top k is looked up
+            if (top.mayEnter(acc[slot]) && (scopePaths == null || scopePaths.contains(table.path(slot)))) {
                 top.offer(table.id(slot), acc[slot]);
             }
         }

@@ -130,6 +130,19 @@ public class TfIdfIndex {
         return read(() -> QueryScorer.search(index, metadataWeight, qtf, project, scopePaths, readable, k));
     }
 
+    /** A chunk's key terms and category as indexed, or null when the chunk is not in the index. */
+    public ChunkMetadataView metadata(String chunkId) {
+        return read(() -> {
+            int slot = index.table().slotOf(chunkId);
+            ChunkTerms t = slot < 0 ? null : index.table().terms(slot);
+            return t == null ? null : new ChunkMetadataView(index.table().path(slot), t.keyTerms(), t.category());
+        });
+    }
+
+    /** What the metadata boosts read of a chunk. */
+    public record ChunkMetadataView(String path, List<String> keyTerms, String category) {
+    }
+
     private static List<Map.Entry<Chunk, ChunkTerms>> analyze(Collection<Chunk> chunks) {
         for (Chunk c : chunks) {
             if (c == null || c.id() == null || c.path() == null) {
