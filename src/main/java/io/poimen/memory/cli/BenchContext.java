@@ -99,8 +99,11 @@ final class BenchContext implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
                 "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
                 "--poimen.policies.dir=" + policies,
-                "--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
                 "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
+        // a repeated argument is joined with commas, not overridden: the in-memory default only when none is given
+        if (springArgs.stream().noneMatch(a -> a.startsWith("--spring.datasource.url="))) {
+            args.add("--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");
+        }
         args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
         return new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.NONE)
