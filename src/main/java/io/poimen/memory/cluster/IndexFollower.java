@@ -34,6 +34,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 public class IndexFollower {
     static final long GAP_TTL_MS = 120_000;
     static final int MAX_ROWS = 5000;
+    static final long PULL_SPACING_MS = 2000;
     private static final int MAX_GAPS = 1000;
     private static final Logger log = LoggerFactory.getLogger(IndexFollower.class);
 
@@ -46,6 +47,9 @@ public class IndexFollower {
     private long last = -1;
     private boolean graphBehind;
     private boolean failing;
+    /** Notes were reloaded since the working copy was last asked to pull. */
+    private boolean pullWanted;
+    private long lastPullNanos;
     private long appliedRows;
     private long lastAppliedMillis;
 
@@ -126,12 +130,28 @@ public class IndexFollower {
             graphBehind = false;
         }
         if (foreign) {
+            pullWanted = true;
             appliedRows += rows.size();
             lastAppliedMillis = System.currentTimeMillis();
             log.debug("applied {} index changes from other replicas ({} notes) up to #{}", rows.size(), paths.size(),
                     last);
         }
         return paths.size() + (foreign && paths.isEmpty() ? 1 : 0);
+    }
+
+    /**
+     * True when this replica's working copy should pull now: other replicas' changes were applied since the last
+     * pull, and the last one was at least {@link #PULL_SPACING_MS} ago (a large reindex streams changes for
+     * minutes; its working copy needs the commit once, not a fetch per poll).
+     */
+    public synchronized boolean pullDue() {
+        long now = System.nanoTime();
+        if (!pullWanted || now - lastPullNanos < TimeUnit.MILLISECONDS.toNanos(PULL_SPACING_MS)) {
+            return false;
+        }
+        pullWanted = false;
+        lastPullNanos = now;
+        return true;
     }
 
     private void reload(Set<String> paths) {

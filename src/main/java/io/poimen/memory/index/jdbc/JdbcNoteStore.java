@@ -122,24 +122,22 @@ public class JdbcNoteStore implements NoteStore {
 
     @Override
     public List<Chunk> chunks(Collection<String> chunkIds) {
-        List<String> ids = List.copyOf(new LinkedHashSet<>(chunkIds));
-        List<Chunk> found = new ArrayList<>();
-        for (int from = 0; from < ids.size(); from += IN_LIST_SIZE) {
-            List<String> slice = ids.subList(from, Math.min(ids.size(), from + IN_LIST_SIZE));
-            found.addAll(named.query("select " + CHUNK_COLUMNS + " from chunks where id in (:ids)",
-                    Map.of("ids", slice), this::chunk));
-        }
-        return found;
+        return chunksWhereIn("id", chunkIds, "");
     }
 
     @Override
     public List<Chunk> chunksOfNotes(Collection<String> paths) {
-        List<String> distinct = List.copyOf(new LinkedHashSet<>(paths));
+        return chunksWhereIn("path", paths, " order by path, ordinal");
+    }
+
+    /** Chunks whose {@code column} is one of {@code values}, {@value #IN_LIST_SIZE} values per query. */
+    private List<Chunk> chunksWhereIn(String column, Collection<String> values, String order) {
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(values));
         List<Chunk> found = new ArrayList<>();
         for (int from = 0; from < distinct.size(); from += IN_LIST_SIZE) {
             List<String> slice = distinct.subList(from, Math.min(distinct.size(), from + IN_LIST_SIZE));
-            found.addAll(named.query("select " + CHUNK_COLUMNS + " from chunks where path in (:paths)"
-                    + " order by path, ordinal", Map.of("paths", slice), this::chunk));
+            found.addAll(named.query("select " + CHUNK_COLUMNS + " from chunks where " + column + " in (:values)"
+                    + order, Map.of("values", slice), this::chunk));
         }
         return found;
     }
