@@ -45,6 +45,13 @@ public class ErrorHandlingConfig {
     }
 
     @Bean
+    FilterRegistrationBean<BodilessErrorFilter> bodilessErrorFilter() {
+        FilterRegistrationBean<BodilessErrorFilter> reg = new FilterRegistrationBean<>(new BodilessErrorFilter());
+        reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
+        return reg;
+    }
+
+    @Bean
     FilterRegistrationBean<JsonWritesFilter> jsonWritesFilter() {
         FilterRegistrationBean<JsonWritesFilter> reg = new FilterRegistrationBean<>(new JsonWritesFilter());
         reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);

@@ -35,4 +35,16 @@ class HostileRequestsNoAuthTest extends HubWebTestBase {
         assertThat(fuzz.statuses.keySet()).as("the Host allow-list answered").anyMatch(k -> k.endsWith(" 403"));
         assertThat(fuzz.statuses.keySet()).as("some requests got through").anyMatch(k -> k.endsWith(" 200"));
     }
+
+    @Test
+    void anUnknownHealthGroupAnswersAJson404() throws Exception {
+        for (String path : List.of("/actuator/health/no-such-group", "/actuator/health/?path=x")) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base() + path))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(r.headers().firstValue("Content-Type")).as(path).hasValueSatisfying(
+                    t -> assertThat(t).startsWith("application/json"));
+            assertThat(new ObjectMapper().readTree(r.body()).path("error").asText()).as(path).isEqualTo("not_found");
+        }
+    }
 }
