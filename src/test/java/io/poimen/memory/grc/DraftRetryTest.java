@@ -118,10 +118,20 @@ class DraftRetryTest extends GrcTestSupport {
 
     @Test
     void statusReportsMergedAndTheReviewState() throws Exception {
+        // the status is told only for a pull request the hub opened: a stored draft delivered as #12
+        ResponseEntity<String> accepted = draftWhileForgejoIsDown("projects/poimen/memories/status-note.md", "quarrel");
+        String id = json(accepted).path("draft_id").asText();
+        String branch = json(accepted).path("branch").asText();
         FORGEJO.resetAll();
+        FORGEJO.stubFor(post(urlPathEqualTo(PULLS)).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json").withBody(pr(12, branch))));
+        FORGEJO.stubFor(get(urlPathEqualTo(PULLS)).withQueryParam("state", equalTo("open")).willReturn(okJson("[]")));
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> storedDraft(id).path("pr_number").asInt() == 12);
+
         FORGEJO.stubFor(get(urlPathEqualTo(PULLS + "/12")).willReturn(okJson(
                 "{\"number\":12,\"state\":\"closed\",\"merged\":true,\"html_url\":\"http://forgejo.test/p/12\","
-                        + "\"head\":{\"ref\":\"edit/rock/a-20250101000000\"}}")));
+                        + "\"head\":{\"ref\":\"" + branch + "\"}}")));
         FORGEJO.stubFor(get(urlPathEqualTo(PULLS + "/12/reviews")).willReturn(okJson(
                 "[{\"id\":1,\"user\":{\"login\":\"lead\"},\"state\":\"REQUEST_CHANGES\"},"
                         + "{\"id\":2,\"user\":{\"login\":\"lead\"},\"state\":\"APPROVED\"}]")));
@@ -131,7 +141,12 @@ class DraftRetryTest extends GrcTestSupport {
         assertThat(status.path("merged").asBoolean()).isTrue();
         assertThat(status.path("review_state").asText()).isEqualTo("APPROVED");
 
-        FORGEJO.stubFor(get(urlPathEqualTo(PULLS + "/404")).willReturn(aResponse().withStatus(404)));
+        // a pull request the hub did not open is not told, whatever Forgejo knows of it
+        FORGEJO.stubFor(get(urlPathEqualTo(PULLS + "/13")).willReturn(okJson(
+                "{\"number\":13,\"state\":\"open\",\"merged\":false,\"head\":{\"ref\":\"secret-branch\"}}")));
+        ResponseEntity<String> foreign = http.getForEntity("/memory/grc/status?pr=13", String.class);
+        assertThat(foreign.getStatusCode().value()).isEqualTo(404);
+        assertThat(foreign.getBody()).doesNotContain("secret-branch");
         assertThat(http.getForEntity("/memory/grc/status?pr=404", String.class).getStatusCode().value())
                 .isEqualTo(404);
         assertThat(http.getForEntity("/memory/grc/status?pr=abc", String.class).getStatusCode().value())
