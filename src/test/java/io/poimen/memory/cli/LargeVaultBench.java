@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Full reindex of a large vault on PostgreSQL + pgvector and OpenSearch (the production stores), in bulk mode:
@@ -29,24 +30,52 @@ import java.util.Map;
  *     io.poimen.memory.cli.LargeVaultBench --docs 100000 --source /work/shared/bench/msmarco-5k</pre>
  */
 public final class LargeVaultBench {
-    private static final int SAMPLE = 3000;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String USAGE = "usage: LargeVaultBench [--docs N (default 100000)]"
+            + " [--sample N (chunks for the embedding-only rate, default 3000)]"
+            + " [--source BEIR-FOLDER (default /work/shared/bench/msmarco-5k)]; PostgreSQL + pgvector at env POIMEN_TEST_PG_URL";
 
     private LargeVaultBench() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = bench(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("LargeVaultBench: " + e.getMessage());
+            System.err.println(USAGE);
+            status = 2;
+        } catch (Exception | Error e) {
+            System.err.println("LargeVaultBench failed: " + e);
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status); // the in-JVM OpenSearch node would keep the JVM alive
+    }
+
+    private static int bench(String[] args) throws Exception {
         int docs = 100_000;
+        int sample = 3000;
         Path source = Path.of("/work/shared/bench/msmarco-5k");
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals("--docs")) {
-                docs = Integer.parseInt(args[i + 1]);
-            } else if (args[i].equals("--source")) {
-                source = Path.of(args[i + 1]);
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("missing value after " + args[i]);
+            }
+            switch (args[i]) {
+                case "--docs" -> docs = positive(args[i], args[i + 1]);
+                case "--sample" -> sample = positive(args[i], args[i + 1]);
+                case "--source" -> source = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        for (String file : List.of("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")) {
+            if (!Files.isRegularFile(source.resolve(file))) {
+                throw new IllegalArgumentException("no " + file + " in " + source + " (a BEIR folder)");
             }
         }
         Path dataset = Files.createTempDirectory("poimen-large-vault-");
-        List<String> texts = widen(source, dataset, docs);
+        List<String> texts = widen(source, dataset, docs, sample);
         BenchContext.Options options = new BenchContext.Options();
         options.dataset = dataset;
         options.policy = Path.of("policies/retrieval.yaml");
@@ -57,15 +86,32 @@ public final class LargeVaultBench {
         double[] before = new double[1];
         long t0 = System.nanoTime();
         try {
-            run(options, texts, before, t0);
+            return run(options, texts, before, t0);
         } finally {
-            System.exit(0); // the in-JVM OpenSearch node would keep the JVM alive
+            FileSystemUtils.deleteRecursively(dataset);
         }
     }
 
-    private static void run(BenchContext.Options options, List<String> texts, double[] before, long t0)
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value.replace("_", "").replace(",", ""));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " takes a positive whole number, not '" + value + "'");
+    }
+
+    /** @return the exit status: 1 when an answer came back empty or degraded */
+    private static int run(BenchContext.Options options, List<String> texts, double[] before, long t0)
             throws Exception {
-        try (BenchContext bench = BenchContext.open(options, b -> before[0] = embeddingRate(b, texts))) {
+        int empty = 0;
+        try (BenchContext bench = BenchContext.open(options, b -> {
+            before[0] = embeddingRate(b, texts);
+            System.out.printf("embedding only before the reindex: %.1f chunks/s%n", before[0]);
+        })) {
             IngestReport full = bench.ingest;
             double after = embeddingRate(bench, texts);
             double embedRate = (before[0] + after) / 2;
@@ -73,13 +119,12 @@ public final class LargeVaultBench {
                     full.changed(), full.chunks(), full.seconds(), full.chunksPerSecond());
             System.out.println("time by step (ms): " + full.stepMillis());
             System.out.printf("embedding only (%d-chunk sample, before %.1f / after %.1f chunks/s): %.1f chunks/s;"
-                    + " reindex / embedding-only = %.1f %%%n", SAMPLE, before[0], after, embedRate,
+                    + " reindex / embedding-only = %.1f %%%n", texts.size(), before[0], after, embedRate,
                     100 * full.chunksPerSecond() / embedRate);
             System.out.println("vectors stored: " + bench.spring.getBean(VectorIndex.class).count());
 
             List<String> queries = bench.set.queries().values().stream().limit(50).toList();
             LatencyStats latency = new LatencyStats();
-            int empty = 0;
             for (int round = 0; round < 4; round++) {
                 for (String q : queries) {
                     ObjectNode body = JSON.createObjectNode().put("project", BeirVault.PROJECT).put("query", q);
@@ -100,10 +145,15 @@ public final class LargeVaultBench {
                     latency.percentile(95), 3 * queries.size(), empty);
         }
         System.out.printf("bench wall time %.0f s%n", (System.nanoTime() - t0) / 1e9);
+        if (empty > 0) {
+            System.err.println("LargeVaultBench: " + empty + " answers empty or degraded");
+            return 1;
+        }
+        return 0;
     }
 
     /** Writes a BEIR folder of {@code docs} passages (the source's, cycled, each made unique); returns a sample. */
-    private static List<String> widen(Path source, Path target, int docs) throws Exception {
+    private static List<String> widen(Path source, Path target, int docs, int samples) throws Exception {
         List<JsonNode> corpus = new ArrayList<>();
         for (String line : Files.readAllLines(source.resolve("corpus.jsonl"))) {
             if (!line.isBlank()) {
@@ -118,7 +168,7 @@ public final class LargeVaultBench {
                 String text = doc.path("text").asText() + (i < corpus.size() ? "" : " Copy " + i + " of this passage.");
                 out.write(JSON.writeValueAsString(Map.of("_id", id, "title", doc.path("title").asText(""), "text", text)));
                 out.write('\n');
-                if (sample.size() < SAMPLE && i % Math.max(1, docs / SAMPLE) == 0) {
+                if (sample.size() < samples && i % Math.max(1, docs / samples) == 0) {
                     sample.add(text);
                 }
             }
