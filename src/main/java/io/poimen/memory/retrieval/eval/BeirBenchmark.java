@@ -83,6 +83,46 @@ public class BeirBenchmark {
         return out;
     }
 
+    /**
+     * Runs every judged query once as a hybrid query and writes what each branch answered (chunk ids and raw
+     * scores in the branch's order, the lists the fusion sees) with each chunk's document, so that fusion
+     * variants can be scored offline against the qrels without ingesting the set again.
+     */
+    public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
+        Map<String, Object> queriesOut = new LinkedHashMap<>();
+        for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
+            Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
+            body.put("project", BeirVault.PROJECT);
+            body.put("query", q.getValue());
+            org.apache.camel.Exchange done = producer.send("direct:query", e -> {
+                try {
+                    e.getMessage().setBody(json.writeValueAsBytes(body));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException x) {
+                    throw new IllegalStateException(x);
+                }
+            });
+            io.poimen.memory.retrieval.QueryContext ctx = done.getProperty(
+                    io.poimen.memory.retrieval.QueryContext.PROPERTY, io.poimen.memory.retrieval.QueryContext.class);
+            Map<String, Object> branches = new java.util.TreeMap<>();
+            for (io.poimen.memory.retrieval.BranchResult r : ctx.answers()) {
+                List<List<Object>> hits = new ArrayList<>();
+                r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
+                branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
+            }
+            queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("dataset", set.name());
+        out.put("doc_by_chunk", docByChunk);
+        out.put("qrels", set.qrels());
+        out.put("queries", queriesOut);
+        try {
+            json.writeValue(file.toFile(), out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private JsonNode query(String text, Map<String, String> fields) {
         Map<String, Object> body = new LinkedHashMap<>(fields);
         body.put("project", BeirVault.PROJECT);
