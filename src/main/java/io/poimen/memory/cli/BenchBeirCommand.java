@@ -22,7 +22,7 @@ public class BenchBeirCommand implements Callable<Integer> {
     BenchContext.Options options;
 
     @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
-            defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-weighted,hybrid-rrf")
+            defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-calibrated,hybrid-weighted,hybrid-rrf")
     List<String> methods;
 
     @Option(names = "--out", description = "JSON file for the results")

@@ -22,9 +22,16 @@ import picocli.CommandLine.Option;
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
     private static final List<String> BRANCHES = List.of("tfidf", "lexical", "semantic");
-    static final double[] FULL_OVERLAP = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.8};
-    static final double[] POWER = {0.5, 1, 2, 3, 4};
-    static final double[] LEXICAL_BONUS = {0.05, 0.1, 0.15, 0.2};
+    static final double[] FULL_RATIO = {0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+    static final double[] POWER = {1, 2};
+
+    @Option(names = "--lexical-bonus", split = ",", defaultValue = "0.05,0.1,0.15,0.2",
+            description = "lexical bonuses to fit over (default: ${DEFAULT-VALUE})")
+    List<Double> lexicalBonus;
+
+    @Option(names = "--tfidf-bonus", split = ",", defaultValue = "0,0.03",
+            description = "TF-IDF bonuses to fit over (default: ${DEFAULT-VALUE})")
+    List<Double> tfidfBonus;
 
     @Option(names = "--dump", required = true, description = "branch dump of one set (repeat for each set)")
     List<Path> dumps;
@@ -33,16 +40,21 @@ public class BenchReplayCommand implements Callable<Integer> {
     Path policy;
 
     /** One grid point of the adaptive fusion. */
-    record Params(double fullOverlap, double power, double lexicalBonus) {
-        AdaptiveFusion fusion(CalibratedFusion.Bonuses base) {
-            return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, base.tfidf()),
-                    new AdaptiveFusion.Gate(fullOverlap, power));
+    record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus) {
+        AdaptiveFusion fusion() {
+            return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus),
+                    new AdaptiveFusion.Gate(fullRatio, power));
+        }
+
+        /** How hard the gate cuts a branch that agrees with no other (larger: harder). */
+        double strength() {
+            return fullRatio * 100 + power; // ratio first, then power
         }
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "full_overlap %.2f, power %.1f, lexical_bonus %.2f",
-                    fullOverlap, power, lexicalBonus);
+            return String.format(java.util.Locale.ROOT, "full_ratio %.1f, power %.0f, lex %.2f, tfidf %.2f",
+                    fullRatio, power, lexicalBonus, tfidfBonus);
         }
     }
 
@@ -68,29 +80,31 @@ public class BenchReplayCommand implements Callable<Integer> {
             }
         }
         List<Params> grid = new ArrayList<>();
-        for (double f : FULL_OVERLAP) {
+        for (double f : FULL_RATIO) {
             for (double p : POWER) {
-                for (double l : LEXICAL_BONUS) {
-                    grid.add(new Params(f, p, l));
+                for (double l : lexicalBonus) {
+                    for (double t : tfidfBonus) {
+                        grid.add(new Params(f, p, l, t));
+                    }
                 }
             }
         }
         double[][] score = new double[grid.size()][sets.size()];
         for (int g = 0; g < grid.size(); g++) {
             for (int i = 0; i < sets.size(); i++) {
-                score[g][i] = FusionReplay.ndcg10(sets.get(i), grid.get(g).fusion(s.calibration()), s.fusion());
+                score[g][i] = FusionReplay.ndcg10(sets.get(i), grid.get(g).fusion(), s.fusion());
             }
         }
         System.out.println();
         System.out.println("leave-one-set-out (adaptive; chosen on the other sets, scored on the held-out one):");
-        System.out.printf("%-18s %-50s %10s %10s %10s%n", "held out", "chosen on the others", "held-out",
+        System.out.printf("%-18s %-44s %10s %10s %10s%n", "held out", "chosen on the others", "held-out",
                 "best branch", "margin");
         for (int out = 0; out < sets.size(); out++) {
-            int g = choose(score, best, out);
-            System.out.printf("%-18s %-50s %10.4f %10.4f %+10.4f%n", sets.get(out).name(), grid.get(g),
+            int g = choose(grid, score, best, out);
+            System.out.printf("%-18s %-44s %10.4f %10.4f %+10.4f%n", sets.get(out).name(), grid.get(g),
                     score[g][out], best[out], score[g][out] - best[out]);
         }
-        int all = choose(score, best, -1);
+        int all = choose(grid, score, best, -1);
         System.out.printf("chosen on all sets: %s (", grid.get(all));
         for (int i = 0; i < sets.size(); i++) {
             System.out.printf("%s%s %.4f", i == 0 ? "" : ", ", sets.get(i).name(), score[all][i]);
@@ -99,8 +113,12 @@ public class BenchReplayCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The grid point with the largest worst margin over the best branch on the sets other than {@code out}. */
-    static int choose(double[][] score, double[] best, int out) {
+    /**
+     * The grid point with the largest worst margin over the best branch on the sets other than {@code out}; among
+     * equal ones the best mean nDCG@10, then the hardest gate (as much protection from a noise branch as those
+     * sets allow: a gate that changes nothing on them is not evidence that it is not needed elsewhere).
+     */
+    static int choose(List<Params> grid, double[][] score, double[] best, int out) {
         int chosen = 0;
         double chosenMin = Double.NEGATIVE_INFINITY;
         double chosenMean = Double.NEGATIVE_INFINITY;
@@ -113,7 +131,10 @@ public class BenchReplayCommand implements Callable<Integer> {
                     mean += score[g][i];
                 }
             }
-            if (min > chosenMin + 1e-9 || (Math.abs(min - chosenMin) <= 1e-9 && mean > chosenMean + 1e-9)) {
+            boolean sameMin = Math.abs(min - chosenMin) <= 1e-9;
+            boolean sameMean = Math.abs(mean - chosenMean) <= 1e-9;
+            if (min > chosenMin + 1e-9 || (sameMin && mean > chosenMean + 1e-9)
+                    || (sameMin && sameMean && grid.get(g).strength() > grid.get(chosen).strength())) {
                 chosen = g;
                 chosenMin = min;
                 chosenMean = mean;

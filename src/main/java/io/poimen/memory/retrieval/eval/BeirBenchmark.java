@@ -23,6 +23,7 @@ public class BeirBenchmark {
         METHODS.put("lexical", Map.of("search_method", "lexical"));
         METHODS.put("semantic", Map.of("search_method", "semantic"));
         METHODS.put("hybrid", Map.of("search_method", "hybrid"));
+        METHODS.put("hybrid-calibrated", Map.of("search_method", "hybrid", "fusion", "calibrated"));
         METHODS.put("hybrid-weighted", Map.of("search_method", "hybrid", "fusion", "weighted"));
         METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
     }

@@ -32,16 +32,17 @@ public class AdaptiveFusion implements FusionMethod {
     public static final String NAME = "adaptive";
 
     /**
-     * The agreement gate: a branch whose best overlap with another branch reaches {@code fullOverlap} keeps its
-     * whole weight; below, the weight falls as (overlap / fullOverlap)^power.
+     * The agreement gate: a branch whose best overlap with another branch is at least {@code fullRatio} times
+     * the best overlap between two other branches keeps its whole weight; below, the weight falls as
+     * (ratio / fullRatio)^power.
      */
-    public record Gate(double fullOverlap, double power) {
-        public static final Gate DEFAULTS = new Gate(0.35, 2);
+    public record Gate(double fullRatio, double power) {
+        public static final Gate DEFAULTS = new Gate(0.8, 1);
 
         public Gate {
-            if (!(fullOverlap > 0 && fullOverlap <= 1) || !(power >= 0 && power <= 10)) {
-                throw new IllegalArgumentException("adaptive full_overlap must be in (0, 1] and power in [0, 10], got "
-                        + fullOverlap + " and " + power);
+            if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 10)) {
+                throw new IllegalArgumentException("adaptive full_ratio must be in (0, 1] and power in [0, 10], got "
+                        + fullRatio + " and " + power);
             }
         }
     }

@@ -15,12 +15,14 @@ import java.util.TreeMap;
  * returns for text it does not understand, carries little. BM25 and TF-IDF scores have no fixed scale; each
  * counts its configured bonus in cosine units (the calibrated fusion's {@code lexical_bonus}, {@code tfidf_bonus}).
  *
- * <p><b>Agreement.</b> A branch whose top shares nothing with any other branch's top is most likely returning
- * noise for this query (a model that does not know the language, a keyword that matches everywhere). Its weight
- * is multiplied by a gate on its best {@link RankOverlap} with another branch:
- * <pre>  gate = min(1, overlap / full)^power</pre>
- * A branch alone has gate 1. When every gate is 0 (no two branches share anything) the gates are left out;
- * when every weight is still 0 the branches share equally. Weights are then divided by their sum.
+ * <p><b>Agreement.</b> A branch whose list shares much less with the others than the others share with each
+ * other is most likely returning noise for this query (a model that does not know the vault's language, next
+ * to BM25 and TF-IDF that agree on the same paragraphs). Its weight is multiplied by a gate on that ratio of
+ * {@link RankOverlap}s:
+ * <pre>  ratio = max_a rbo(b, a) / max_{a,c ≠ b} rbo(a, c)      gate = min(1, ratio / full)^power</pre>
+ * When the other branches do not agree with each other either, or b has no two others, nothing says which list
+ * is the noise and the gate is 1. When every gated weight is 0 the gates are left out; when every weight is
+ * still 0 the branches share equally. Weights are then divided by their sum.
  */
 final class AdaptiveWeights {
     /** The branch whose scores are cosine similarities. */
@@ -43,12 +45,20 @@ final class AdaptiveWeights {
             String b = e.getKey();
             double scale = COSINE_BRANCH.equals(b) ? spread(e.getValue()) : bonuses.of(b);
             double overlap = 0;
-            for (Map.Entry<String, List<String>> other : ids.entrySet()) {
-                if (!other.getKey().equals(b)) {
-                    overlap = Math.max(overlap, RankOverlap.of(ids.get(b), other.getValue()));
+            double others = 0;
+            for (String a : ids.keySet()) {
+                for (String c : ids.keySet()) {
+                    if (a.equals(b) || c.equals(b) || a.compareTo(c) >= 0) {
+                        continue;
+                    }
+                    others = Math.max(others, RankOverlap.of(ids.get(a), ids.get(c)));
+                }
+                if (!a.equals(b)) {
+                    overlap = Math.max(overlap, RankOverlap.of(ids.get(b), ids.get(a)));
                 }
             }
-            double g = lists.size() == 1 ? 1 : Math.pow(Math.min(1, overlap / gate.fullOverlap()), gate.power());
+            double g = others <= 0 ? 1
+                    : Math.pow(Math.min(1, overlap / others / gate.fullRatio()), gate.power());
             parts.put(b, new double[] {scale, overlap, g});
         }
         boolean anyGate = parts.values().stream().anyMatch(p -> p[0] * p[2] > 0);
@@ -69,7 +79,7 @@ final class AdaptiveWeights {
         return out;
     }
 
-    /** "weights semantic 0.71 (spread 0.24, overlap 0.42), lexical 0.29 (bonus 0.10, overlap 0.42), ...". */
+    /** "adaptive weights lexical 0.29 (bonus 0.10, overlap 0.42), semantic 0.71 (cosine spread 0.24, ...)". */
     static String explain(Map<String, Choice> choices) {
         List<String> parts = new ArrayList<>();
         choices.forEach((b, c) -> parts.add(String.format(Locale.ROOT, "%s %.2f (%s %.2f, overlap %.2f%s)", b,

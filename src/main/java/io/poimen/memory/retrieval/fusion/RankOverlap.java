@@ -8,11 +8,12 @@ import java.util.Set;
  * How much the tops of two rankings agree: rank-biased overlap (Webber, Moffat and Zobel 2010) truncated at a
  * depth d and divided by its maximum, so that identical tops give 1 and disjoint tops 0:
  * <pre>  rbo(A, B) = (1 - p) Σ_{k=1..d} p^(k-1) |A_k ∩ B_k| / k  ÷  (1 - p^d)</pre>
- * with A_k the first k ids of A. The first places weigh most (p = 0.9: the top 10 carry about 2/3).
+ * with A_k the first k ids of A. The first places weigh most, but with p = 0.98 and d = 100 the whole
+ * candidate list counts: agreement deep in two lists is less a matter of chance than a few shared top ids.
  */
 final class RankOverlap {
-    static final double PERSISTENCE = 0.9;
-    static final int DEPTH = 20;
+    static final double PERSISTENCE = 0.98;
+    static final int DEPTH = 100;
 
     private RankOverlap() {
     }

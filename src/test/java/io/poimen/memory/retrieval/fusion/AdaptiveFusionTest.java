@@ -49,7 +49,7 @@ class AdaptiveFusionTest {
     void withoutTheGateTheSameListsFollowTheCosines() {
         // the same lists as above with the gate off (power 0): the calibrated shape, semantic first
         List<FusedCandidate> fused = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS,
-                new AdaptiveFusion.Gate(0.35, 0)).fuse(List.of(
+                new AdaptiveFusion.Gate(0.8, 0)).fuse(List.of(
                 ok(Branch.LEXICAL, list("d", 30, 30.0, 0.9)),
                 ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)),
                 ok(Branch.SEMANTIC, list("noise", 30, 0.55, 0.008))), settings);
@@ -115,6 +115,18 @@ class AdaptiveFusionTest {
     }
 
     @Test
+    void aBranchIsOnlyCutWhenTheOthersAgreeWithEachOther() {
+        // BM25 and TF-IDF disagree with each other as much as with the cosines: no majority, so no gate
+        List<FusedCandidate> fused = fusion.fuse(List.of(
+                ok(Branch.LEXICAL, list("l", 30, 30.0, 0.9)),
+                ok(Branch.TFIDF, list("t", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, list("s", 30, 0.75, 0.01))), settings);
+        assertThat(fused.get(0).chunkId()).isEqualTo("s0");
+        assertThat(fused.get(0).weights().get("semantic")).isCloseTo(0.29 / 0.39, within(1e-9));
+        assertThat(fused.get(0).reason()).doesNotContain("gate");
+    }
+
+    @Test
     void tiesGoByChunkIdAndTheOrderOfTheBranchesDoesNotMatter() {
         List<BranchResult> results = new ArrayList<>(List.of(
                 ok(Branch.SEMANTIC, List.of(new Hit("b", 0.9), new Hit("a", 0.9), new Hit("c", 0.4))),
@@ -140,20 +152,20 @@ class AdaptiveFusionTest {
     @Test
     void gateParametersAreChecked() {
         assertThatThrownBy(() -> new AdaptiveFusion.Gate(0, 2)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("full_overlap");
+                .hasMessageContaining("full_ratio");
         assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.3, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void rankOverlapIsOneForTheSameTopAndZeroForDisjointTops() {
-        List<String> a = list("x", 25, 1, 0.01).stream().map(Hit::chunkId).toList();
-        List<String> b = list("y", 25, 1, 0.01).stream().map(Hit::chunkId).toList();
+        List<String> a = list("x", 120, 1, 0.001).stream().map(Hit::chunkId).toList();
+        List<String> b = list("y", 120, 1, 0.001).stream().map(Hit::chunkId).toList();
         assertThat(RankOverlap.of(a, a)).isCloseTo(1.0, within(1e-9));
         assertThat(RankOverlap.of(a, b)).isZero();
         List<String> swapped = new ArrayList<>(a);
         Collections.swap(swapped, 0, 1);
         double near = RankOverlap.of(a, swapped);
-        List<String> late = new ArrayList<>(b.subList(0, 15));
+        List<String> late = new ArrayList<>(b.subList(0, 60));
         late.addAll(a.subList(0, 5));
         assertThat(near).isBetween(0.8, 1.0).isLessThan(1.0);
         assertThat(RankOverlap.of(a, late)).isBetween(0.0, 0.1); // sharing only far down weighs little
