@@ -22,7 +22,7 @@ public class BenchBeirCommand implements Callable<Integer> {
     BenchContext.Options options;
 
     @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
-            defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-weighted,hybrid-rrf")
+            defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-calibrated,hybrid-weighted,hybrid-rrf")
     List<String> methods;
 
     @Option(names = "--out", description = "JSON file for the results")
@@ -30,6 +30,10 @@ public class BenchBeirCommand implements Callable<Integer> {
 
     @Option(names = "--run-dir", description = "write a TREC run file per method into this folder")
     Path runDir;
+
+    @Option(names = "--dump-branches", description = "write each judged query's branch lists (ids, raw scores) "
+            + "of a hybrid query to this JSON file, for offline fusion experiments")
+    Path dumpBranches;
 
     @Override
     public Integer call() throws Exception {
@@ -44,6 +48,13 @@ public class BenchBeirCommand implements Callable<Integer> {
             System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
                     set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
                     bench.ingest.seconds(), bench.ingest.chunksPerSecond());
+            if (dumpBranches != null) {
+                Map<String, String> docByChunk = new java.util.TreeMap<>();
+                bench.spring.getBean(io.poimen.memory.index.NoteStore.class).allChunks()
+                        .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
+                new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dumpBranches);
+                System.out.println("written " + dumpBranches);
+            }
             Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
                     .run(set, bench.idByPath, methods, runDir);
             Map<String, Object> report = report(set, results);

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 /** Benchmarks that print numbers (nothing here asserts a time). */
 @Command(name = "bench", description = "Retrieval and ingest benchmarks.",
         subcommands = {BenchBeirCommand.class, BenchIngestCommand.class, BenchLatencyCommand.class,
-                BenchSessionCommand.class, BenchVaultCommand.class})
+                BenchSessionCommand.class, BenchVaultCommand.class, BenchReplayCommand.class})
 public class BenchCommand implements Runnable {
     @Override
     public void run() {

@@ -149,6 +149,7 @@ public class QueryPipeline {
                     b.contribution()));
             weights.put(e.getKey().key(), b.weight());
         }
+        fused.weights().forEach(weights::putIfAbsent); // a query-adaptive fusion's weights for this query
         for (Branch b : Branch.values()) {
             weights.putIfAbsent(b.key(), fs.weight(b));
         }

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;
 import java.util.EnumMap;
@@ -15,7 +16,7 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                                 CalibratedFusion.Bonuses calibration) {
 
     public static RetrievalSettings defaults() {
-        return new RetrievalSettings(FusionSettings.defaults().withMethod(CalibratedFusion.NAME), 1.5, 1.3, 50, 10,
+        return new RetrievalSettings(FusionSettings.defaults().withMethod(AdaptiveFusion.NAME), 1.5, 1.3, 50, 10,
                 2000, 5, 0.8, CalibratedFusion.Bonuses.DEFAULTS);
     }
 

@@ -23,6 +23,7 @@ public class BeirBenchmark {
         METHODS.put("lexical", Map.of("search_method", "lexical"));
         METHODS.put("semantic", Map.of("search_method", "semantic"));
         METHODS.put("hybrid", Map.of("search_method", "hybrid"));
+        METHODS.put("hybrid-calibrated", Map.of("search_method", "hybrid", "fusion", "calibrated"));
         METHODS.put("hybrid-weighted", Map.of("search_method", "hybrid", "fusion", "weighted"));
         METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
     }
@@ -81,6 +82,46 @@ public class BeirBenchmark {
             out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches));
         }
         return out;
+    }
+
+    /**
+     * Runs every judged query once as a hybrid query and writes what each branch answered (chunk ids and raw
+     * scores in the branch's order, the lists the fusion sees) with each chunk's document, so that fusion
+     * variants can be scored offline against the qrels without ingesting the set again.
+     */
+    public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
+        Map<String, Object> queriesOut = new LinkedHashMap<>();
+        for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
+            Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
+            body.put("project", BeirVault.PROJECT);
+            body.put("query", q.getValue());
+            org.apache.camel.Exchange done = producer.send("direct:query", e -> {
+                try {
+                    e.getMessage().setBody(json.writeValueAsBytes(body));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException x) {
+                    throw new IllegalStateException(x);
+                }
+            });
+            io.poimen.memory.retrieval.QueryContext ctx = done.getProperty(
+                    io.poimen.memory.retrieval.QueryContext.PROPERTY, io.poimen.memory.retrieval.QueryContext.class);
+            Map<String, Object> branches = new java.util.TreeMap<>();
+            for (io.poimen.memory.retrieval.BranchResult r : ctx.answers()) {
+                List<List<Object>> hits = new ArrayList<>();
+                r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
+                branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
+            }
+            queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("dataset", set.name());
+        out.put("doc_by_chunk", docByChunk);
+        out.put("qrels", set.qrels());
+        out.put("queries", queriesOut);
+        try {
+            json.writeValue(file.toFile(), out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private JsonNode query(String text, Map<String, String> fields) {

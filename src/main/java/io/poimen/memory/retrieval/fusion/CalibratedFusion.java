@@ -41,7 +41,12 @@ public class CalibratedFusion implements FusionMethod {
         }
 
         double of(Branch b) {
-            return b == Branch.LEXICAL ? lexical : b == Branch.TFIDF ? tfidf : 1.0;
+            return of(b.key());
+        }
+
+        /** The bonus of the branch named {@code key}; 1 for the semantic branch, whose cosine is kept as is. */
+        double of(String key) {
+            return "lexical".equals(key) ? lexical : "tfidf".equals(key) ? tfidf : 1.0;
         }
     }
 

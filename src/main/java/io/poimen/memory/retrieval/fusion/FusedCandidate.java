@@ -13,12 +13,22 @@ import java.util.Map;
  * @param chunkId    the chunk
  * @param score      fused score (sum of the components' contributions)
  * @param components the branches that returned the chunk, in {@link Branch} order
- * @param fusion     name of the fusion method ("weighted" or "rrf")
+ * @param fusion     name of the fusion method ("adaptive", "calibrated", "weighted" or "rrf")
+ * @param weights    branch key → the weight the fusion gave that branch for this query, also for branches that
+ *                   did not return this chunk; empty when the method has fixed weights
+ * @param why        how the fusion chose those weights, appended to {@link #reason()}; empty for fixed weights
  */
-public record FusedCandidate(String chunkId, double score, Map<Branch, BranchScore> components, String fusion) {
+public record FusedCandidate(String chunkId, double score, Map<Branch, BranchScore> components, String fusion,
+                             Map<String, Double> weights, String why) {
     public FusedCandidate {
         components = components.isEmpty()
                 ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(components));
+        weights = weights == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(weights));
+        why = why == null ? "" : why;
+    }
+
+    public FusedCandidate(String chunkId, double score, Map<Branch, BranchScore> components, String fusion) {
+        this(chunkId, score, components, fusion, Map.of(), "");
     }
 
     /**
@@ -37,6 +47,6 @@ public record FusedCandidate(String chunkId, double score, Map<Branch, BranchSco
                             .append(e.getKey().key()).append(" #").append(s.rank())
                             .append(String.format(Locale.ROOT, " (norm %.2f) +%.3f", s.normalized(), s.contribution()));
                 });
-        return sb.toString();
+        return why.isEmpty() ? sb.toString() : sb.append("; ").append(why).toString();
     }
 }

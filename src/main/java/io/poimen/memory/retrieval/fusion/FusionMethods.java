@@ -10,13 +10,17 @@ public final class FusionMethods {
     private static final Map<String, Supplier<FusionMethod>> METHODS = Map.of(
             WeightedFusion.NAME, WeightedFusion::new,
             RrfFusion.NAME, RrfFusion::new,
-            CalibratedFusion.NAME, CalibratedFusion::new);
+            CalibratedFusion.NAME, CalibratedFusion::new,
+            AdaptiveFusion.NAME, AdaptiveFusion::new);
 
     private FusionMethods() {
     }
 
-    /** The method by name, calibrated with the given bonuses. */
+    /** The method by name; calibrated and adaptive with the given bonuses. */
     public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses) {
+        if (AdaptiveFusion.NAME.equals(name)) {
+            return new AdaptiveFusion(bonuses, AdaptiveFusion.Gate.DEFAULTS);
+        }
         return CalibratedFusion.NAME.equals(name) ? new CalibratedFusion(bonuses) : of(name);
     }
 
@@ -30,6 +34,6 @@ public final class FusionMethods {
     }
 
     public static List<String> names() {
-        return List.of(CalibratedFusion.NAME, WeightedFusion.NAME, RrfFusion.NAME);
+        return List.of(AdaptiveFusion.NAME, CalibratedFusion.NAME, WeightedFusion.NAME, RrfFusion.NAME);
     }
 }

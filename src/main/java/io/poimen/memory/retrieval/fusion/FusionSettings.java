@@ -21,7 +21,7 @@ import java.util.Map;
  * {@code minNormalized(b)} contributes nothing from b. There is deliberately no fused-score threshold: one above a
  * branch's weight would drop every hit found by that branch alone, such as an exact keyword only BM25 finds.
  *
- * @param method         "calibrated" (default), "weighted" (linear) or "rrf"
+ * @param method         "adaptive" (default), "calibrated", "weighted" (linear) or "rrf"
  * @param semanticWeight weight of {@link Branch#SEMANTIC}, ≥ 0
  * @param lexicalWeight  weight of {@link Branch#LEXICAL} (BM25), ≥ 0
  * @param tfidfWeight    weight of {@link Branch#TFIDF}, ≥ 0

@@ -13,7 +13,9 @@ class FusionMethodsTest {
         assertThat(FusionMethods.of(" RRF ")).isInstanceOf(RrfFusion.class);
         assertThat(FusionMethods.of("rrf").name()).isEqualTo("rrf");
         assertThat(FusionMethods.of("calibrated")).isInstanceOf(CalibratedFusion.class);
-        assertThat(FusionMethods.names()).containsExactly("calibrated", "weighted", "rrf");
+        assertThat(FusionMethods.of("adaptive")).isInstanceOf(AdaptiveFusion.class);
+        assertThat(FusionMethods.of("adaptive", new CalibratedFusion.Bonuses(0.2, 0)).name()).isEqualTo("adaptive");
+        assertThat(FusionMethods.names()).containsExactly("adaptive", "calibrated", "weighted", "rrf");
         assertThatThrownBy(() -> FusionMethods.of("combsum")).hasMessageContaining("'combsum'");
         assertThatThrownBy(() -> FusionMethods.of(null)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -1,0 +1,101 @@
+package io.poimen.memory.retrieval.fusion;
+
+import io.poimen.memory.index.Hit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The weights of the adaptive fusion for one query, from the branches' own lists.
+ *
+ * <p><b>Scale.</b> A cosine similarity means the same in every query, so the semantic branch's weight is the
+ * spread of its cosines over its list (top minus last): a list of near-equal cosines, which is what a model
+ * returns for text it does not understand, carries little. BM25 and TF-IDF scores have no fixed scale; each
+ * counts its configured bonus in cosine units (the calibrated fusion's {@code lexical_bonus}, {@code tfidf_bonus}).
+ *
+ * <p><b>Agreement.</b> A branch whose list shares much less with the others than the others share with each
+ * other is most likely returning noise for this query (a model that does not know the vault's language, next
+ * to BM25 and TF-IDF that agree on the same paragraphs). Its weight is multiplied by a gate on that ratio of
+ * {@link RankOverlap}s:
+ * <pre>  ratio = max_a rbo(b, a) / max_{a,c ≠ b} rbo(a, c)      gate = min(1, ratio / full)^power</pre>
+ * When the other branches do not agree with each other either, or b has no two others, nothing says which list
+ * is the noise and the gate is 1. When every gated weight is 0 the gates are left out; when every weight is
+ * still 0 the branches share equally. Weights are then divided by their sum.
+ */
+final class AdaptiveWeights {
+    /** The branch whose scores are cosine similarities. */
+    static final String COSINE_BRANCH = "semantic";
+
+    private AdaptiveWeights() {
+    }
+
+    /** One branch's weight and what it came from. */
+    record Choice(double weight, double scale, double overlap, double gate) {
+    }
+
+    /** @param lists branch key → its hits, best first, each chunk once, none empty */
+    static Map<String, Choice> choose(Map<String, List<Hit>> lists, CalibratedFusion.Bonuses bonuses,
+                                      AdaptiveFusion.Gate gate) {
+        Map<String, List<String>> ids = new TreeMap<>();
+        lists.forEach((b, hits) -> ids.put(b, hits.stream().map(Hit::chunkId).toList()));
+        Map<String, double[]> parts = new TreeMap<>(); // scale, overlap, gate
+        for (Map.Entry<String, List<Hit>> e : new TreeMap<>(lists).entrySet()) {
+            String b = e.getKey();
+            double scale = COSINE_BRANCH.equals(b) ? spread(e.getValue()) : bonuses.of(b);
+            double overlap = 0;
+            double others = 0;
+            for (String a : ids.keySet()) {
+                for (String c : ids.keySet()) {
+                    if (a.equals(b) || c.equals(b) || a.compareTo(c) >= 0) {
+                        continue;
+                    }
+                    others = Math.max(others, RankOverlap.of(ids.get(a), ids.get(c)));
+                }
+                if (!a.equals(b)) {
+                    overlap = Math.max(overlap, RankOverlap.of(ids.get(b), ids.get(a)));
+                }
+            }
+            double g = others <= 0 ? 1
+                    : Math.pow(Math.min(1, overlap / others / gate.fullRatio()), gate.power());
+            parts.put(b, new double[] {scale, overlap, g});
+        }
+        boolean anyGate = parts.values().stream().anyMatch(p -> p[0] * p[2] > 0);
+        boolean anyScale = parts.values().stream().anyMatch(p -> p[0] > 0);
+        double total = 0;
+        Map<String, Double> raw = new TreeMap<>();
+        for (Map.Entry<String, double[]> e : parts.entrySet()) {
+            double[] p = e.getValue();
+            double w = anyGate ? p[0] * p[2] : anyScale ? p[0] : 1;
+            raw.put(e.getKey(), w);
+            total += w;
+        }
+        Map<String, Choice> out = new TreeMap<>();
+        for (Map.Entry<String, double[]> e : parts.entrySet()) {
+            double[] p = e.getValue();
+            out.put(e.getKey(), new Choice(raw.get(e.getKey()) / total, p[0], p[1], p[2]));
+        }
+        return out;
+    }
+
+    /** "adaptive weights lexical 0.29 (bonus 0.10, overlap 0.42), semantic 0.71 (cosine spread 0.24, ...)". */
+    static String explain(Map<String, Choice> choices) {
+        List<String> parts = new ArrayList<>();
+        choices.forEach((b, c) -> parts.add(String.format(Locale.ROOT, "%s %.2f (%s %.2f, overlap %.2f%s)", b,
+                c.weight(), COSINE_BRANCH.equals(b) ? "cosine spread" : "bonus", c.scale(), c.overlap(),
+                c.gate() < 1 ? String.format(Locale.ROOT, ", gate %.2f", c.gate()) : "")));
+        return "adaptive weights " + String.join(", ", parts);
+    }
+
+    /** Top score minus lowest score of the list; 0 for one hit or equal scores (nothing told apart). */
+    private static double spread(List<Hit> hits) {
+        double max = Double.NEGATIVE_INFINITY;
+        double min = Double.POSITIVE_INFINITY;
+        for (Hit h : hits) {
+            max = Math.max(max, h.score());
+            min = Math.min(min, h.score());
+        }
+        return Math.max(0, max - min);
+    }
+}

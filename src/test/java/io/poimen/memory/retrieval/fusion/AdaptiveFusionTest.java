@@ -1,0 +1,174 @@
+package io.poimen.memory.retrieval.fusion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.BranchResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class AdaptiveFusionTest {
+    private final FusionSettings settings = FusionSettings.defaults().withMethod(AdaptiveFusion.NAME);
+    private final AdaptiveFusion fusion = new AdaptiveFusion();
+
+    private static BranchResult ok(Branch b, List<Hit> hits) {
+        return BranchResult.ok(b, hits, 1);
+    }
+
+    /** n hits named prefix0..prefix(n-1), scores falling linearly from top by step. */
+    private static List<Hit> list(String prefix, int n, double top, double step) {
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            hits.add(new Hit(prefix + i, top - i * step));
+        }
+        return hits;
+    }
+
+    @Test
+    void aBranchWhoseTopAgreesWithNoOtherLosesItsWeight() {
+        // BM25 and TF-IDF find the same documents; the model's cosines point elsewhere (it cannot read the text)
+        List<FusedCandidate> fused = fusion.fuse(List.of(
+                ok(Branch.LEXICAL, list("d", 30, 30.0, 0.9)),
+                ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, list("noise", 30, 0.55, 0.008))), settings);
+        FusedCandidate top = fused.get(0);
+        assertThat(top.chunkId()).isEqualTo("d0");
+        assertThat(top.weights().get("semantic")).isLessThan(0.01);
+        assertThat(top.weights().get("lexical")).isGreaterThan(0.99);
+        assertThat(fused.subList(0, 10)).extracting(FusedCandidate::chunkId).allMatch(id -> id.startsWith("d"));
+        assertThat(top.reason()).contains("adaptive weights").contains("semantic 0.00").contains("gate 0.00");
+    }
+
+    @Test
+    void withoutTheGateTheSameListsFollowTheCosines() {
+        // the same lists as above with the gate off (power 0): the calibrated shape, semantic first
+        List<FusedCandidate> fused = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS,
+                new AdaptiveFusion.Gate(0.8, 0)).fuse(List.of(
+                ok(Branch.LEXICAL, list("d", 30, 30.0, 0.9)),
+                ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, list("noise", 30, 0.55, 0.008))), settings);
+        assertThat(fused.get(0).chunkId()).isEqualTo("noise0");
+    }
+
+    @Test
+    void agreeingBranchesRankAsTheCalibratedFusion() {
+        List<Hit> semantic = List.of(new Hit("a", 0.80), new Hit("b", 0.78), new Hit("c", 0.70), new Hit("e", 0.50));
+        List<Hit> lexical = List.of(new Hit("b", 12.0), new Hit("a", 6.0), new Hit("c", 4.0), new Hit("f", 2.0));
+        List<BranchResult> results = List.of(ok(Branch.SEMANTIC, semantic), ok(Branch.LEXICAL, lexical));
+        List<FusedCandidate> fused = fusion.fuse(results, settings);
+        assertThat(fused).extracting(FusedCandidate::chunkId)
+                .isEqualTo(new CalibratedFusion().fuse(results, settings).stream().map(FusedCandidate::chunkId).toList());
+        // weights: cosine spread 0.30 and lexical bonus 0.10, both gates open, divided by their sum
+        assertThat(fused.get(0).weights().get("semantic")).isCloseTo(0.75, within(1e-9));
+        assertThat(fused.get(0).weights().get("lexical")).isCloseTo(0.25, within(1e-9));
+        FusedCandidate b = fused.stream().filter(c -> c.chunkId().equals("b")).findFirst().orElseThrow();
+        assertThat(b.components().get(Branch.LEXICAL).weight()).isCloseTo(0.25, within(1e-9));
+        assertThat(b.score()).isCloseTo(0.75 * (0.78 - 0.50) / 0.30 + 0.25, within(1e-9));
+        assertThat(b.fusion()).isEqualTo("adaptive");
+    }
+
+    @Test
+    void flatCosinesCountForLittle() {
+        // every cosine the same: the model tells nothing apart, so BM25 decides
+        List<FusedCandidate> fused = fusion.fuse(List.of(
+                ok(Branch.SEMANTIC, List.of(new Hit("a", 0.6), new Hit("b", 0.6), new Hit("c", 0.6))),
+                ok(Branch.LEXICAL, List.of(new Hit("c", 9.0), new Hit("a", 3.0), new Hit("b", 1.0)))), settings);
+        assertThat(fused).extracting(FusedCandidate::chunkId).containsExactly("c", "a", "b");
+        assertThat(fused.get(0).weights()).containsEntry("semantic", 0.0).containsEntry("lexical", 1.0);
+    }
+
+    @Test
+    void aFailedOrEmptyBranchTakesNoPart() {
+        List<Hit> semantic = List.of(new Hit("a", 0.9), new Hit("b", 0.5));
+        List<FusedCandidate> withFailure = fusion.fuse(List.of(ok(Branch.SEMANTIC, semantic),
+                BranchResult.failed(Branch.LEXICAL, "engine down", 3), ok(Branch.TFIDF, List.of())), settings);
+        assertThat(withFailure).extracting(FusedCandidate::chunkId).containsExactly("a", "b");
+        assertThat(withFailure.get(0).weights()).containsOnlyKeys("semantic").containsEntry("semantic", 1.0);
+        assertThat(withFailure.get(0).components()).containsOnlyKeys(Branch.SEMANTIC);
+        assertThat(fusion.fuse(List.of(BranchResult.failed(Branch.SEMANTIC, "timeout", 1)), settings)).isEmpty();
+        assertThat(fusion.fuse(List.of(), settings)).isEmpty();
+    }
+
+    @Test
+    void withoutTheSemanticBranchItIsTheWeightedFusion() {
+        List<BranchResult> results = List.of(
+                ok(Branch.LEXICAL, List.of(new Hit("x", 5.0), new Hit("y", 1.0))),
+                ok(Branch.TFIDF, List.of(new Hit("y", 3.0), new Hit("x", 2.0))),
+                BranchResult.failed(Branch.SEMANTIC, "down", 1));
+        assertThat(fusion.fuse(results, settings)).isEqualTo(new WeightedFusion().fuse(results, settings));
+    }
+
+    @Test
+    void disjointListsWithNoThirdBranchKeepTheirScales() {
+        // semantic and BM25 share nothing and no third branch answered: nothing tells which one is noise
+        List<FusedCandidate> fused = fusion.fuse(List.of(
+                ok(Branch.SEMANTIC, List.of(new Hit("s1", 0.9), new Hit("s2", 0.5))),
+                ok(Branch.LEXICAL, List.of(new Hit("l1", 8.0), new Hit("l2", 1.0)))), settings);
+        assertThat(fused.get(0).weights().get("semantic")).isCloseTo(0.4 / 0.5, within(1e-9));
+        assertThat(fused).extracting(FusedCandidate::chunkId).containsExactly("s1", "l1", "l2", "s2");
+    }
+
+    @Test
+    void aBranchIsOnlyCutWhenTheOthersAgreeWithEachOther() {
+        // BM25 and TF-IDF disagree with each other as much as with the cosines: no majority, so no gate
+        List<FusedCandidate> fused = fusion.fuse(List.of(
+                ok(Branch.LEXICAL, list("l", 30, 30.0, 0.9)),
+                ok(Branch.TFIDF, list("t", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, list("s", 30, 0.75, 0.01))), settings);
+        assertThat(fused.get(0).chunkId()).isEqualTo("s0");
+        assertThat(fused.get(0).weights().get("semantic")).isCloseTo(0.29 / 0.39, within(1e-9));
+        assertThat(fused.get(0).reason()).doesNotContain("gate");
+    }
+
+    @Test
+    void tiesGoByChunkIdAndTheOrderOfTheBranchesDoesNotMatter() {
+        List<BranchResult> results = new ArrayList<>(List.of(
+                ok(Branch.SEMANTIC, List.of(new Hit("b", 0.9), new Hit("a", 0.9), new Hit("c", 0.4))),
+                ok(Branch.LEXICAL, List.of(new Hit("a", 2.0), new Hit("b", 2.0), new Hit("c", 1.0))),
+                ok(Branch.TFIDF, List.of(new Hit("c", 1.0), new Hit("a", 0.5), new Hit("b", 0.5)))));
+        List<FusedCandidate> first = fusion.fuse(results, settings);
+        assertThat(first.get(0).score()).isEqualTo(first.get(1).score());
+        assertThat(first).extracting(FusedCandidate::chunkId).startsWith("a", "b");
+        Random random = new Random(7);
+        for (int i = 0; i < 5; i++) {
+            Collections.shuffle(results, random);
+            assertThat(fusion.fuse(results, settings)).isEqualTo(first);
+        }
+    }
+
+    @Test
+    void aBranchAnsweringTwiceIsRefused() {
+        assertThatThrownBy(() -> fusion.fuse(List.of(ok(Branch.LEXICAL, List.of(new Hit("a", 1))),
+                ok(Branch.LEXICAL, List.of(new Hit("b", 1)))), settings))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lexical");
+    }
+
+    @Test
+    void gateParametersAreChecked() {
+        assertThatThrownBy(() -> new AdaptiveFusion.Gate(0, 2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("full_ratio");
+        assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.3, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void rankOverlapIsOneForTheSameTopAndZeroForDisjointTops() {
+        List<String> a = list("x", 120, 1, 0.001).stream().map(Hit::chunkId).toList();
+        List<String> b = list("y", 120, 1, 0.001).stream().map(Hit::chunkId).toList();
+        assertThat(RankOverlap.of(a, a)).isCloseTo(1.0, within(1e-9));
+        assertThat(RankOverlap.of(a, b)).isZero();
+        List<String> swapped = new ArrayList<>(a);
+        Collections.swap(swapped, 0, 1);
+        double near = RankOverlap.of(a, swapped);
+        List<String> late = new ArrayList<>(b.subList(0, 60));
+        late.addAll(a.subList(0, 5));
+        assertThat(near).isBetween(0.8, 1.0).isLessThan(1.0);
+        assertThat(RankOverlap.of(a, late)).isBetween(0.0, 0.1); // sharing only far down weighs little
+        assertThat(RankOverlap.of(a, swapped)).isEqualTo(RankOverlap.of(swapped, a));
+    }
+}
