@@ -4,30 +4,26 @@ import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
 
 /**
- * Gathers the branch answers of the query multicast and, once the multicast completes (all answered or the
- * branch timeout passed), fuses them: a branch that did not answer in time is named in {@code degraded}.
+ * Collects the branch answers of the query multicast on the query's context (the {@code queryContext} exchange
+ * property) and records, through {@link #timeout}, the branches that had not answered when the multicast's
+ * timeout passed. It does not fuse: that is the {@code queryFusion} step after the multicast.
  */
 public class FusionAggregationStrategy implements AggregationStrategy {
-    private final QueryFusion fusion;
-
-    public FusionAggregationStrategy(QueryFusion fusion) {
-        this.fusion = fusion;
-    }
 
     @Override
     public Exchange aggregate(Exchange oldExchange, Exchange newExchange) {
-        if (newExchange.getMessage().getBody() instanceof BranchResult result) {
-            newExchange.getProperty(QueryContext.PROPERTY, QueryContext.class).answer(result);
+        QueryContext ctx = newExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (ctx != null && newExchange.getMessage().getBody() instanceof BranchResult result) {
+            ctx.answer(result);
         }
         return oldExchange == null ? newExchange : oldExchange;
     }
 
     @Override
-    public void onCompletion(Exchange exchange, Exchange inputExchange) {
-        QueryContext ctx = inputExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
-        fusion.fuse(ctx);
-        if (exchange != null) {
-            exchange.getMessage().setBody(ctx);
+    public void timeout(Exchange oldExchange, int index, int total, long timeout) {
+        QueryContext ctx = oldExchange == null ? null : oldExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (ctx != null) {
+            ctx.late(index);
         }
     }
 

@@ -3,7 +3,7 @@ package io.poimen.memory.retrieval.fusion;
 import io.poimen.memory.retrieval.Branch;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -12,13 +12,13 @@ import java.util.Map;
  *
  * @param chunkId    the chunk
  * @param score      fused score (sum of the components' contributions)
- * @param components the branches that returned the chunk, in {@link Branch} order
+ * @param components the branches that returned the chunk, in the order the fusion was given them
  * @param fusion     name of the fusion method ("weighted" or "rrf")
  */
 public record FusedCandidate(String chunkId, double score, Map<Branch, BranchScore> components, String fusion) {
     public FusedCandidate {
         components = components.isEmpty()
-                ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(components));
+                ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(components));
     }
 
     /**
