@@ -15,6 +15,7 @@ import io.poimen.memory.retrieval.QueryEmbeddingCache;
 import io.poimen.memory.retrieval.QueryFusion;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.RetrievalPolicy;
+import io.poimen.memory.retrieval.RouteBranches;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -51,8 +52,13 @@ public class RetrievalConfig {
     }
 
     @Bean
-    FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics) {
-        return new FusionAggregationStrategy(new QueryFusion(metrics));
+    FusionAggregationStrategy fusionAggregationStrategy() {
+        return new FusionAggregationStrategy();
+    }
+
+    @Bean
+    QueryFusion queryFusion(RetrievalMetrics metrics) {
+        return new QueryFusion(metrics, new RouteBranches());
     }
 
     @Bean

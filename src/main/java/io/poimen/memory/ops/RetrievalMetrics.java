@@ -64,7 +64,7 @@ public class RetrievalMetrics {
      * fusion time ({@code timingsMs.fusion}) and every branch named in {@code degraded}.
      */
     public void query(QueryContext ctx) {
-        for (Branch b : Branch.values()) {
+        for (Branch b : ctx.expected) {
             Double ms = ctx.timingsMs.get(b.key());
             if (ms != null) {
                 branch(b.key(), !ctx.degraded.containsKey(b.key()), nanos(ms));

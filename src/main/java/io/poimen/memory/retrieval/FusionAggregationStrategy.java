@@ -1,33 +1,49 @@
 package io.poimen.memory.retrieval;
 
+import java.util.List;
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
 
 /**
- * Gathers the branch answers of the query multicast and, once the multicast completes (all answered or the
- * branch timeout passed), fuses them: a branch that did not answer in time is named in {@code degraded}.
+ * Collects the branch answers of the query multicast on the query's context (the {@code queryContext} exchange
+ * property) and records, through {@link #timeout}, the branches that had not answered when the multicast's
+ * timeout passed. It does not fuse: that is the {@code queryFusion} step after the multicast.
  */
 public class FusionAggregationStrategy implements AggregationStrategy {
-    private final QueryFusion fusion;
 
-    public FusionAggregationStrategy(QueryFusion fusion) {
-        this.fusion = fusion;
-    }
-
+    /**
+     * The first call returns a copy of the first branch's exchange without the branch's traces: the multicast
+     * copies the result onto the query's exchange, and a branch failure handled by branch-errors would otherwise
+     * end the query route right after the multicast. Its body is the query context.
+     */
     @Override
     public Exchange aggregate(Exchange oldExchange, Exchange newExchange) {
-        if (newExchange.getMessage().getBody() instanceof BranchResult result) {
-            newExchange.getProperty(QueryContext.PROPERTY, QueryContext.class).answer(result);
+        QueryContext ctx = newExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (ctx != null && newExchange.getMessage().getBody() instanceof BranchResult result) {
+            ctx.answer(result);
         }
-        return oldExchange == null ? newExchange : oldExchange;
+        if (oldExchange != null) {
+            return oldExchange;
+        }
+        Exchange holder = newExchange.copy();
+        holder.setException(null);
+        holder.getExchangeExtension().setErrorHandlerHandled(null);
+        holder.getExchangeExtension().setRouteStop(false);
+        for (String p : List.of(Exchange.EXCEPTION_CAUGHT, Exchange.FAILURE_ENDPOINT, Exchange.FAILURE_ROUTE_ID,
+                BranchSearches.BRANCH)) {
+            holder.removeProperty(p);
+        }
+        if (ctx != null) {
+            holder.getMessage().setBody(ctx);
+        }
+        return holder;
     }
 
     @Override
-    public void onCompletion(Exchange exchange, Exchange inputExchange) {
-        QueryContext ctx = inputExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
-        fusion.fuse(ctx);
-        if (exchange != null) {
-            exchange.getMessage().setBody(ctx);
+    public void timeout(Exchange oldExchange, int index, int total, long timeout) {
+        QueryContext ctx = oldExchange == null ? null : oldExchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (ctx != null) {
+            ctx.late(index);
         }
     }
 

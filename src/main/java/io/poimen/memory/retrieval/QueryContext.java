@@ -10,7 +10,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -32,6 +34,10 @@ public final class QueryContext {
     /** The notes the caller may read (set by the access check before planning); null: every note (no-auth mode). */
     public Predicate<String> readable;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
+    /** Positions (in the multicast, from 0) of the branches the multicast gave up on at its timeout. */
+    final Set<Integer> late = new ConcurrentSkipListSet<>();
+    /** The branches the fusion expected: wired by the route and chosen by the plan (set by the fusion). */
+    public List<Branch> expected = List.of();
     /** Written by branches running in parallel, so a concurrent sorted map. */
     public final Map<String, String> degraded = new ConcurrentSkipListMap<>();
     /** Step → milliseconds, to the microsecond: the steps of a fast route take well under one millisecond. */
@@ -90,6 +96,20 @@ public final class QueryContext {
 
     public List<BranchResult> answers() {
         return List.copyOf(answers.values());
+    }
+
+    /** The answer of {@code branch}, or null when it gave none (yet). */
+    public BranchResult answer(Branch branch) {
+        return answers.get(branch);
+    }
+
+    /** The multicast's timeout passed before its branch at {@code index} (from 0) answered. */
+    public void late(int index) {
+        late.add(index);
+    }
+
+    public Set<Integer> late() {
+        return Set.copyOf(late);
     }
 
     public boolean runs(Branch branch) {

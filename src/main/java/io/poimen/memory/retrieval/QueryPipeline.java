@@ -150,9 +150,7 @@ public class QueryPipeline {
             weights.put(e.getKey().key(), b.weight());
         }
         fused.weights().forEach(weights::putIfAbsent); // a query-adaptive fusion's weights for this query
-        for (Branch b : Branch.values()) {
-            weights.putIfAbsent(b.key(), fs.weight(b));
-        }
+        fs.weights().forEach((b, w) -> weights.putIfAbsent(b.key(), w));
         String reason = fused.reason() + (boost.fired().isEmpty() ? "" : "; tfidf boosts " + boost.fired());
         return new QueryResponse.Result(chunk.id(), chunk.path(), chunk.heading(), chunk.breadcrumb(), chunk.text(),
                 item.score(), new QueryResponse.Breakdown(fused.fusion(), weights, parts, fused.score(),
@@ -211,9 +209,9 @@ public class QueryPipeline {
         }
         if (r.weights() != null && !r.weights().isEmpty()) {
             try {
-                f = new FusionSettings(f.method(), r.weights().getOrDefault("semantic", f.semanticWeight()),
-                        r.weights().getOrDefault("lexical", f.lexicalWeight()),
-                        r.weights().getOrDefault("tfidf", f.tfidfWeight()), f.rrfK(), f.minNormalized());
+                Map<Branch, Double> overrides = new LinkedHashMap<>();
+                r.weights().forEach((name, w) -> overrides.put(Branch.ofKey(name), w));
+                f = f.withWeights(overrides);
             } catch (IllegalArgumentException e) {
                 throw ApiException.unprocessable(e.getMessage());
             }

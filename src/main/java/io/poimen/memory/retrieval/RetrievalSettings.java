@@ -3,7 +3,7 @@ package io.poimen.memory.retrieval;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -30,23 +30,44 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
         Map<String, Object> boosts = map(y, "boosts");
         Map<String, Object> selection = map(y, "selection");
         Map<String, Object> dup = map(selection, "near_duplicate");
-        Map<Branch, Double> mins = new EnumMap<>(Branch.class);
-        for (Branch b : Branch.values()) {
-            mins.put(b, num(thresholds, b.key(), d.fusion().minNormalized(b)));
-        }
         FusionSettings f = new FusionSettings(
                 str(fusion, "method", d.fusion().method()),
-                num(weights, "semantic", d.fusion().semanticWeight()),
-                num(weights, "lexical", d.fusion().lexicalWeight()),
-                num(weights, "tfidf", d.fusion().tfidfWeight()),
-                (int) num(fusion, "rrf_k", d.fusion().rrfK()), mins);
+                byBranch("fusion.weights", weights, d.fusion().weights()),
+                (int) num(fusion, "rrf_k", d.fusion().rrfK()),
+                byBranch("thresholds", thresholds, d.fusion().minNormalized()));
         return new RetrievalSettings(f, num(boosts, "key_term", d.keyTermBoost()),
                 num(boosts, "category", d.categoryBoost()),
                 (int) num(y, "candidates_per_branch", d.candidatesPerBranch()),
                 (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
                 new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
-                        num(calibrated, "tfidf_bonus", d.calibration().tfidf())));
+                        num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated)));
+    }
+
+    /** {@code defaults}, then one number per branch name under {@code key} (a branch a route adds, too). */
+    private static Map<Branch, Double> byBranch(String key, Map<String, Object> y, Map<Branch, Double> defaults) {
+        Map<Branch, Double> out = new LinkedHashMap<>(defaults);
+        y.forEach((name, v) -> {
+            Branch b;
+            try {
+                b = Branch.ofKey(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(key + ": " + e.getMessage());
+            }
+            out.put(b, num(y, name, 0));
+        });
+        return out;
+    }
+
+    /** {@code <name>_bonus} of the calibrated fusion for branches other than lexical and tfidf. */
+    private static Map<Branch, Double> addedBonuses(Map<String, Object> calibrated) {
+        Map<Branch, Double> out = new LinkedHashMap<>();
+        calibrated.forEach((k, v) -> {
+            if (k.endsWith("_bonus") && !k.equals("lexical_bonus") && !k.equals("tfidf_bonus")) {
+                out.put(Branch.ofKey(k.substring(0, k.length() - "_bonus".length())), num(calibrated, k, 0));
+            }
+        });
+        return out;
     }
 
     @SuppressWarnings("unchecked")

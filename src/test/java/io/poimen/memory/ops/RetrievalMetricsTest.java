@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryRequest;
 import java.time.Clock;
@@ -23,6 +24,7 @@ class RetrievalMetricsTest {
     void recordsEachBranchTheFusionAndTheDegradedBranches() {
         QueryContext ctx = new QueryContext(new QueryRequest("poimen", "why do pods crash", null, null, null, null, null, null, null),
                 null);
+        ctx.expected = List.of(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
         ctx.timingsMs.put("tfidf", 3.0);
         ctx.timingsMs.put("lexical", 40.0);
         ctx.timingsMs.put("fusion", 2.0);

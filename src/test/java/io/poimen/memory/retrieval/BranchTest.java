@@ -15,8 +15,15 @@ class BranchTest {
         assertThat(Branch.TFIDF.key()).isEqualTo("tfidf");
         assertThat(Branch.SEMANTIC.key()).isEqualTo("semantic");
         assertThat(Branch.LEXICAL.key()).isEqualTo("lexical");
-        assertThat(Branch.ofKey(" Semantic ")).isEqualTo(Branch.SEMANTIC);
-        assertThatThrownBy(() -> Branch.ofKey("bm25")).hasMessageContaining("'bm25'");
+        assertThat(Branch.ofKey(" Semantic ")).isSameAs(Branch.SEMANTIC);
+    }
+
+    @Test
+    void aRouteMayNameANewBranchButNotWithAnyString() {
+        assertThat(Branch.ofKey("recent-notes")).isSameAs(Branch.ofKey("Recent-Notes")).hasToString("recent-notes");
+        assertThatThrownBy(() -> Branch.ofKey("2fast")).hasMessageContaining("'2fast'");
+        assertThatThrownBy(() -> Branch.ofKey("a b")).hasMessageContaining("'a b'");
+        assertThatThrownBy(() -> Branch.ofKey(null)).hasMessageContaining("bad branch name");
     }
 
     @Test

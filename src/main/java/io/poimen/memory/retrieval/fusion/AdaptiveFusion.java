@@ -5,7 +5,6 @@ import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.BranchResult;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,7 +94,7 @@ public class AdaptiveFusion implements FusionMethod {
                 double n = normalized.get(i).score();
                 boolean above = n >= settings.minNormalized(b);
                 String id = hits.get(i).chunkId();
-                byChunk.computeIfAbsent(id, k -> new EnumMap<>(Branch.class))
+                byChunk.computeIfAbsent(id, k -> new LinkedHashMap<>())
                         .put(b, new BranchScore(hits.get(i).score(), n, i + 1, w, above ? w * n : 0));
                 if (above) {
                     passed.add(id);

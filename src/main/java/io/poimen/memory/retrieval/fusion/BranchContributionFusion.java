@@ -5,8 +5,6 @@ import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.BranchResult;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +35,7 @@ abstract class BranchContributionFusion implements FusionMethod {
         }
         List<BranchResult> answered = answered(results);
         Map<Branch, Double> weights = renormalisedWeights(answered, settings);
-        Map<String, EnumMap<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
+        Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
         Set<String> passed = new HashSet<>();
         for (BranchResult r : answered) {
             Branch b = r.branch();
@@ -49,7 +47,7 @@ abstract class BranchContributionFusion implements FusionMethod {
                 double w = weights.get(b);
                 double c = above ? contribution(n, i + 1, w, settings) : 0.0;
                 String id = hits.get(i).chunkId();
-                byChunk.computeIfAbsent(id, k -> new EnumMap<>(Branch.class))
+                byChunk.computeIfAbsent(id, k -> new LinkedHashMap<>())
                         .put(b, new BranchScore(hits.get(i).score(), n, i + 1, w, c));
                 if (above) {
                     passed.add(id);
@@ -69,7 +67,7 @@ abstract class BranchContributionFusion implements FusionMethod {
     }
 
     private static List<BranchResult> answered(List<BranchResult> results) {
-        Set<Branch> seen = EnumSet.noneOf(Branch.class);
+        Set<Branch> seen = new HashSet<>();
         List<BranchResult> out = new ArrayList<>();
         for (BranchResult r : results) {
             if (!seen.add(r.branch())) {
@@ -85,7 +83,7 @@ abstract class BranchContributionFusion implements FusionMethod {
     /** w'_b = w_b / Σ answered w_a; equal shares when the answered weights are all 0. */
     static Map<Branch, Double> renormalisedWeights(List<BranchResult> answered, FusionSettings s) {
         double total = answered.stream().mapToDouble(r -> s.weight(r.branch())).sum();
-        Map<Branch, Double> out = new EnumMap<>(Branch.class);
+        Map<Branch, Double> out = new LinkedHashMap<>();
         for (BranchResult r : answered) {
             out.put(r.branch(), total > 0 ? s.weight(r.branch()) / total : 1.0 / answered.size());
         }

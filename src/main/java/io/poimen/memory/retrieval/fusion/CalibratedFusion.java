@@ -5,7 +5,6 @@ import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.BranchResult;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +28,11 @@ import java.util.Set;
 public class CalibratedFusion implements FusionMethod {
     public static final String NAME = "calibrated";
 
-    /** Bonus weights in cosine units: the most a lexical branch's top hit can add. */
-    public record Bonuses(double lexical, double tfidf) {
+    /**
+     * Bonus weights in cosine units: the most a lexical branch's top hit can add. {@code added}: the bonuses of
+     * branches a route adds ({@code fusion.calibrated.<name>_bonus}); such a branch without one adds 0.
+     */
+    public record Bonuses(double lexical, double tfidf, Map<Branch, Double> added) {
         public static final Bonuses DEFAULTS = new Bonuses(0.1, 0.0);
 
         public Bonuses {
@@ -38,15 +40,26 @@ public class CalibratedFusion implements FusionMethod {
                 throw new IllegalArgumentException("calibrated bonuses must be in [0, 1], got lexical=" + lexical
                         + " tfidf=" + tfidf);
             }
+            added = added == null ? Map.of() : Map.copyOf(added);
+            added.forEach((b, v) -> {
+                if (!(v >= 0 && v <= 1)) {
+                    throw new IllegalArgumentException("calibrated bonuses must be in [0, 1], got " + b + "=" + v);
+                }
+            });
+        }
+
+        public Bonuses(double lexical, double tfidf) {
+            this(lexical, tfidf, Map.of());
         }
 
         double of(Branch b) {
-            return of(b.key());
+            return b == Branch.SEMANTIC ? 1.0 : b == Branch.LEXICAL ? lexical : b == Branch.TFIDF ? tfidf
+                    : added.getOrDefault(b, 0.0);
         }
 
         /** The bonus of the branch named {@code key}; 1 for the semantic branch, whose cosine is kept as is. */
         double of(String key) {
-            return "lexical".equals(key) ? lexical : "tfidf".equals(key) ? tfidf : 1.0;
+            return of(Branch.ofKey(key));
         }
     }
 
@@ -70,7 +83,7 @@ public class CalibratedFusion implements FusionMethod {
             return new WeightedFusion().fuse(results, settings);
         }
         double floor = semantic.hits().stream().mapToDouble(Hit::score).min().orElse(0);
-        Map<String, EnumMap<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
+        Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
         Set<String> kept = new HashSet<>();
         for (BranchResult r : results) {
             if (!r.answered()) {
@@ -87,7 +100,7 @@ public class CalibratedFusion implements FusionMethod {
                 double n = normalized.get(i).score();
                 boolean above = b == Branch.SEMANTIC || n >= settings.minNormalized(b);
                 double contribution = b == Branch.SEMANTIC ? hit.score() : above ? bonuses.of(b) * n : 0;
-                byChunk.computeIfAbsent(hit.chunkId(), k -> new EnumMap<>(Branch.class))
+                byChunk.computeIfAbsent(hit.chunkId(), k -> new LinkedHashMap<>())
                         .put(b, new BranchScore(hit.score(), n, seen.size(), bonuses.of(b), contribution));
                 if (above) {
                     kept.add(hit.chunkId());

@@ -3,7 +3,7 @@ package io.poimen.memory.retrieval.fusion;
 import io.poimen.memory.retrieval.Branch;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -12,7 +12,7 @@ import java.util.Map;
  *
  * @param chunkId    the chunk
  * @param score      fused score (sum of the components' contributions)
- * @param components the branches that returned the chunk, in {@link Branch} order
+ * @param components the branches that returned the chunk, in the order the fusion was given them
  * @param fusion     name of the fusion method ("adaptive", "calibrated", "weighted" or "rrf")
  * @param weights    branch key → the weight the fusion gave that branch for this query, also for branches that
  *                   did not return this chunk; empty when the method has fixed weights
@@ -22,7 +22,7 @@ public record FusedCandidate(String chunkId, double score, Map<Branch, BranchSco
                              Map<String, Double> weights, String why) {
     public FusedCandidate {
         components = components.isEmpty()
-                ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(components));
+                ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(components));
         weights = weights == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(weights));
         why = why == null ? "" : why;
     }

@@ -1,7 +1,7 @@
 package io.poimen.memory.retrieval.fusion;
 
 import io.poimen.memory.retrieval.Branch;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,15 +21,13 @@ import java.util.Map;
  * {@code minNormalized(b)} contributes nothing from b. There is deliberately no fused-score threshold: one above a
  * branch's weight would drop every hit found by that branch alone, such as an exact keyword only BM25 finds.
  *
- * @param method         "adaptive" (default), "calibrated", "weighted" (linear) or "rrf"
- * @param semanticWeight weight of {@link Branch#SEMANTIC}, ≥ 0
- * @param lexicalWeight  weight of {@link Branch#LEXICAL} (BM25), ≥ 0
- * @param tfidfWeight    weight of {@link Branch#TFIDF}, ≥ 0
- * @param rrfK           RRF rank constant, 1..10000
- * @param minNormalized  per-branch minimum normalised score in [0, 1]; missing branches have 0
+ * @param method        "adaptive" (default), "calibrated", "weighted" (linear) or "rrf"
+ * @param weights       weight of each branch by name ({@code fusion.weights} of policies/retrieval.yaml), each
+ *                      ≥ 0, at least one > 0; a branch without a weight has 0
+ * @param rrfK          RRF rank constant, 1..10000
+ * @param minNormalized per-branch minimum normalised score in [0, 1]; missing branches have 0
  */
-public record FusionSettings(String method, double semanticWeight, double lexicalWeight, double tfidfWeight,
-                             int rrfK, Map<Branch, Double> minNormalized) {
+public record FusionSettings(String method, Map<Branch, Double> weights, int rrfK, Map<Branch, Double> minNormalized) {
     public static final String WEIGHTED = WeightedFusion.NAME;
     public static final String RRF = RrfFusion.NAME;
     public static final int DEFAULT_RRF_K = 60;
@@ -45,16 +43,24 @@ public record FusionSettings(String method, double semanticWeight, double lexica
                     + method + "'");
         }
         method = m;
-        checkWeight("semantic", semanticWeight);
-        checkWeight("lexical", lexicalWeight);
-        checkWeight("tfidf", tfidfWeight);
-        if (semanticWeight + lexicalWeight + tfidfWeight == 0) {
+        Map<Branch, Double> ws = new LinkedHashMap<>();
+        if (weights != null) {
+            weights.forEach((b, w) -> {
+                if (b == null || w == null) {
+                    throw new IllegalArgumentException("a branch weight needs a branch and a number, got " + b + "=" + w);
+                }
+                checkWeight(b.key(), w);
+                ws.put(b, w);
+            });
+        }
+        if (ws.values().stream().mapToDouble(Double::doubleValue).sum() == 0) {
             throw new IllegalArgumentException("at least one branch weight must be > 0, all are 0");
         }
+        weights = java.util.Collections.unmodifiableMap(ws);
         if (rrfK < 1 || rrfK > MAX_RRF_K) {
             throw new IllegalArgumentException("rrf k must be in 1.." + MAX_RRF_K + ", got " + rrfK);
         }
-        EnumMap<Branch, Double> mins = new EnumMap<>(Branch.class);
+        Map<Branch, Double> mins = new LinkedHashMap<>();
         if (minNormalized != null) {
             minNormalized.forEach((b, v) -> {
                 if (b == null || v == null || !(v >= 0 && v <= 1)) {
@@ -66,26 +72,55 @@ public record FusionSettings(String method, double semanticWeight, double lexica
         minNormalized = Map.copyOf(mins);
     }
 
+    /** The weights of the three built-in branches only. */
+    public FusionSettings(String method, double semanticWeight, double lexicalWeight, double tfidfWeight, int rrfK,
+                          Map<Branch, Double> minNormalized) {
+        this(method, builtIn(semanticWeight, lexicalWeight, tfidfWeight), rrfK, minNormalized);
+    }
+
+    private static Map<Branch, Double> builtIn(double semantic, double lexical, double tfidf) {
+        Map<Branch, Double> w = new LinkedHashMap<>();
+        w.put(Branch.SEMANTIC, semantic);
+        w.put(Branch.LEXICAL, lexical);
+        w.put(Branch.TFIDF, tfidf);
+        return w;
+    }
+
     /** weighted, 0.6 semantic, 0.4 lexical, 0.2 TF-IDF, k = 60, no branch thresholds. */
     public static FusionSettings defaults() {
         return new FusionSettings(WEIGHTED, 0.6, 0.4, 0.2, DEFAULT_RRF_K, Map.of());
     }
 
     public FusionSettings withMethod(String newMethod) {
-        return new FusionSettings(newMethod, semanticWeight, lexicalWeight, tfidfWeight, rrfK, minNormalized);
+        return new FusionSettings(newMethod, weights, rrfK, minNormalized);
     }
 
     public FusionSettings withMinNormalized(Map<Branch, Double> mins) {
-        return new FusionSettings(method, semanticWeight, lexicalWeight, tfidfWeight, rrfK, mins);
+        return new FusionSettings(method, weights, rrfK, mins);
     }
 
-    /** The configured (not renormalised) weight of a branch. */
+    /** These weights with {@code overrides} replacing or adding the branches they name. */
+    public FusionSettings withWeights(Map<Branch, Double> overrides) {
+        Map<Branch, Double> w = new LinkedHashMap<>(weights);
+        w.putAll(overrides);
+        return new FusionSettings(method, w, rrfK, minNormalized);
+    }
+
+    /** The configured (not renormalised) weight of a branch; 0 for a branch without one. */
     public double weight(Branch branch) {
-        return switch (branch) {
-            case SEMANTIC -> semanticWeight;
-            case LEXICAL -> lexicalWeight;
-            case TFIDF -> tfidfWeight;
-        };
+        return weights.getOrDefault(branch, 0.0);
+    }
+
+    public double semanticWeight() {
+        return weight(Branch.SEMANTIC);
+    }
+
+    public double lexicalWeight() {
+        return weight(Branch.LEXICAL);
+    }
+
+    public double tfidfWeight() {
+        return weight(Branch.TFIDF);
     }
 
     public double minNormalized(Branch branch) {

@@ -1,7 +1,6 @@
 package io.poimen.memory.retrieval.query;
 
 import io.poimen.memory.retrieval.Branch;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
@@ -22,7 +21,9 @@ import java.util.Set;
  */
 public class QueryRouter {
     public static final int MIN_HYBRID_TOKENS = 3;
-    private static final Set<Branch> LEXICAL_PAIR = EnumSet.of(Branch.TFIDF, Branch.LEXICAL);
+    /** The branches the router chooses among; routes may add others (see {@link RoutePlan#runs}). */
+    public static final Set<Branch> BUILT_IN = Set.of(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
+    private static final Set<Branch> LEXICAL_PAIR = Set.of(Branch.TFIDF, Branch.LEXICAL);
 
     /**
      * @param requestedMethod    hybrid|lexical|semantic|tfidf, or null/blank to decide from the query
@@ -46,16 +47,16 @@ public class QueryRouter {
         if (!embeddingAvailable) {
             return new RoutePlan("lexical", LEXICAL_PAIR, false, "embedding unavailable: TF-IDF and BM25 only");
         }
-        return new RoutePlan("hybrid", EnumSet.allOf(Branch.class), false,
+        return new RoutePlan("hybrid", BUILT_IN, false,
                 tokens + " tokens, embedding available: TF-IDF, semantic and BM25");
     }
 
     private static RoutePlan requested(String method, boolean filters, boolean embeddingAvailable) {
         Set<Branch> branches = switch (method) {
-            case "hybrid" -> EnumSet.allOf(Branch.class);
-            case "lexical" -> EnumSet.of(Branch.LEXICAL);
-            case "semantic" -> EnumSet.of(Branch.SEMANTIC);
-            case "tfidf" -> EnumSet.of(Branch.TFIDF);
+            case "hybrid" -> BUILT_IN;
+            case "lexical" -> Set.of(Branch.LEXICAL);
+            case "semantic" -> Set.of(Branch.SEMANTIC);
+            case "tfidf" -> Set.of(Branch.TFIDF);
             default -> throw new IllegalArgumentException(
                     "search_method must be hybrid, lexical, semantic or tfidf, got '" + method + "'");
         };

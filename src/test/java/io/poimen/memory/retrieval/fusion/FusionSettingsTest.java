@@ -40,7 +40,7 @@ class FusionSettingsTest {
         assertThatThrownBy(() -> new FusionSettings("rrf", 0.6, 0.4, 0.2, 10_001, Map.of()))
                 .hasMessageContaining("10001");
         assertThatThrownBy(() -> new FusionSettings("rrf", 0.6, 0.4, 0.2, 60, Map.of(Branch.LEXICAL, 1.5)))
-                .hasMessageContaining("LEXICAL=1.5");
+                .hasMessageContaining("lexical=1.5");
         Map<Branch, Double> withNull = new HashMap<>();
         withNull.put(Branch.TFIDF, null);
         assertThatThrownBy(() -> new FusionSettings("rrf", 0.6, 0.4, 0.2, 60, withNull))

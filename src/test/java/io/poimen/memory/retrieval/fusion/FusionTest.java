@@ -81,7 +81,8 @@ class FusionTest {
         assertThat(aLex.normalized()).isZero();
         assertThat(aLex.rank()).isEqualTo(2);
         assertThat(aLex.weight()).isCloseTo(wl, within(1e-12));
-        assertThat(a.components().keySet()).containsExactly(TFIDF, SEMANTIC, LEXICAL);
+        // in the order the fusion was given the branches (the route's order)
+        assertThat(a.components().keySet()).containsExactly(SEMANTIC, LEXICAL, TFIDF);
         assertThat(fused).extracting(FusedCandidate::chunkId).containsExactly("a", "b", "c");
         assertThat(a.reason()).isEqualTo(
                 "weighted: semantic #1 (norm 1.00) +0.500, tfidf #1 (norm 1.00) +0.167, lexical #2 (norm 0.00) +0.000");

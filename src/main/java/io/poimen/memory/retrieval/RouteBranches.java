@@ -1,0 +1,81 @@
+package io.poimen.memory.retrieval;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.camel.CamelContext;
+import org.apache.camel.model.Model;
+import org.apache.camel.model.MulticastDefinition;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.model.SetPropertyDefinition;
+import org.apache.camel.model.ToDefinition;
+import org.apache.camel.model.language.ConstantExpression;
+
+/**
+ * The branches a route's multicast wires, read from the route model on every call, so an edited and reloaded
+ * route file counts from its next query on. A branch is a multicast target ({@code - to: direct:x}) whose route
+ * names itself with {@code setProperty poimenBranch} as a constant; other targets are not branches.
+ */
+public class RouteBranches {
+
+    /** One wired branch and its position among the multicast's outputs (from 0, as the multicast counts them). */
+    public record Wired(Branch branch, int position) {
+    }
+
+    /** The branches the multicasts of route {@code routeId} send to, in their order; empty for an unknown route. */
+    public List<Wired> wired(CamelContext camel, String routeId) {
+        Model model = camel.getCamelContextExtension().getContextPlugin(Model.class);
+        List<RouteDefinition> routes;
+        synchronized (model) { // a reload removes and adds definitions under this lock
+            routes = new ArrayList<>(model.getRouteDefinitions());
+        }
+        RouteDefinition route = routes.stream().filter(r -> r.getRouteId().equals(routeId)).findFirst().orElse(null);
+        List<Wired> out = new ArrayList<>();
+        if (route != null) {
+            collect(route.getOutputs(), routes, out);
+        }
+        return out;
+    }
+
+    private static void collect(List<ProcessorDefinition<?>> steps, List<RouteDefinition> routes, List<Wired> out) {
+        for (ProcessorDefinition<?> step : steps) {
+            if (step instanceof MulticastDefinition multicast) {
+                List<ProcessorDefinition<?>> targets = multicast.getOutputs();
+                for (int i = 0; i < targets.size(); i++) {
+                    if (targets.get(i) instanceof ToDefinition to) {
+                        Branch b = branchOf(consumerOf(to.getUri(), routes));
+                        int position = i;
+                        if (b != null && out.stream().noneMatch(w -> w.branch() == b)) {
+                            out.add(new Wired(b, position));
+                        }
+                    }
+                }
+            } else {
+                collect(step.getOutputs(), routes, out);
+            }
+        }
+    }
+
+    private static RouteDefinition consumerOf(String uri, List<RouteDefinition> routes) {
+        String target = plain(uri);
+        return routes.stream().filter(r -> r.getInput() != null && plain(r.getInput().getUri()).equals(target))
+                .findFirst().orElse(null);
+    }
+
+    private static String plain(String uri) {
+        return uri == null ? "" : uri.replaceFirst("^([a-zA-Z0-9+.-]+):/+", "$1:").trim();
+    }
+
+    private static Branch branchOf(RouteDefinition route) {
+        if (route == null) {
+            return null;
+        }
+        for (ProcessorDefinition<?> step : route.getOutputs()) {
+            if (step instanceof SetPropertyDefinition set && BranchSearches.BRANCH.equals(set.getName())
+                    && set.getExpression() instanceof ConstantExpression c) {
+                return Branch.ofKey(c.getExpression());
+            }
+        }
+        return null;
+    }
+}
