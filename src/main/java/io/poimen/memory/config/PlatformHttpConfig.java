@@ -9,9 +9,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The REST routes run on the servlet thread that took the request. Camel's Spring Boot engine would hand every
  * request to Spring's task executor (8 threads) and the servlet container would then take the answer back on
- * another dispatch: two thread hand-offs per request that {@code bench latency} measured as most of the time
- * outside the query route, and a limit of 8 requests in the routes at once. Run inline, the future the engine
- * returns is already complete and the container finishes the request on the same thread.
+ * another dispatch: two thread hand-offs per request, and at most 8 requests in the routes at once however many
+ * servlet threads wait. Run inline, the future the engine returns is already complete and the container
+ * finishes the request on the same thread.
  */
 @Configuration
 public class PlatformHttpConfig {
