@@ -74,8 +74,9 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "lucene", matchIfMissing = true)
-    LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props) {
-        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"));
+    LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props,
+                                          @Value("${poimen.lexical.fuzzy:true}") boolean fuzzy) {
+        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"), fuzzy);
     }
 
     @Bean(destroyMethod = "close")

@@ -62,16 +62,28 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
 
     private final LuceneStore store;
     private final Analyzer analyzer;
+    private final boolean typoTolerant;
 
     /** Index in {@code directory}, which this index then owns and closes. */
     public LuceneLexicalIndex(Directory directory) {
+        this(directory, true);
+    }
+
+    /** @param fuzzy whether a query term no text field holds gets the typo-tolerant clause */
+    public LuceneLexicalIndex(Directory directory, boolean fuzzy) {
+        this.typoTolerant = fuzzy;
         this.analyzer = new PerFieldAnalyzerWrapper(new EnglishAnalyzer(), Map.of(SOURCE, new StandardAnalyzer()));
         this.store = new LuceneStore("lexical", directory, analyzer, new BM25Similarity());
     }
 
     /** Index persisted in the file-system directory {@code path} (created if missing). */
     public static LuceneLexicalIndex open(Path path) {
-        return new LuceneLexicalIndex(LuceneStore.fsDirectory(path));
+        return open(path, true);
+    }
+
+    /** As {@link #open(Path)}; {@code fuzzy} false leaves the typo-tolerant clause out. */
+    public static LuceneLexicalIndex open(Path path, boolean fuzzy) {
+        return new LuceneLexicalIndex(LuceneStore.fsDirectory(path), fuzzy);
     }
 
     /** Heap-only index (tests, benchmarks). */
@@ -171,8 +183,8 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
                 Term t = new Term(field.getKey(), term);
                 exact.add(new TermQuery(t), Occur.SHOULD);
                 int edits = maxEdits(term);
-                if (edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS && !field.getKey().equals(SOURCE)
-                        && !held(reader, term)) {
+                if (typoTolerant && edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS
+                        && !field.getKey().equals(SOURCE) && !held(reader, term)) {
                     fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
                     anyFuzzy = true;
                 }

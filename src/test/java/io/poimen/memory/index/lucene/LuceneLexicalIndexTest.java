@@ -56,4 +56,15 @@ class LuceneLexicalIndexTest extends LexicalIndexContract {
                     .containsExactlyInAnyOrder("a.md#0", "b.md#0");
         }
     }
+
+    @Test
+    void withoutFuzzyATypoFindsNothing(@TempDir Path dir) {
+        try (LuceneLexicalIndex index = LuceneLexicalIndex.open(dir, false)) {
+            index.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.",
+                    List.of())));
+            assertThat(index.search("CrashLoopBackOf", SearchScope.all(), 10)).isEmpty();
+            assertThat(index.search("CrashLoopBackOff", SearchScope.all(), 10)).extracting(Hit::chunkId)
+                    .containsExactly("a.md#0");
+        }
+    }
 }
