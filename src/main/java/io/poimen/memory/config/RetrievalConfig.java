@@ -2,6 +2,7 @@ package io.poimen.memory.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
@@ -35,8 +36,8 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  Availability embedding, ChunkRows rows) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding, rows);
+                                  Availability embedding, ChunkRows rows, EmbeddingModelChoice model) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, rows, model.queryPrefix());
     }
 
     @Bean

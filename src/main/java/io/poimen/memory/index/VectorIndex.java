@@ -19,6 +19,15 @@ public interface VectorIndex {
 
     long count();
 
+    /** The configured embedding model and the one recorded with the stored vectors. */
+    VectorModel model();
+
+    /**
+     * Deletes every vector and records the configured model: the start of a re-embedding. Until it is called,
+     * a store whose vectors come from another model refuses {@link #search} and {@link #upsert}.
+     */
+    void clearForModel();
+
     /** Short name for logs and health: "pgvector", "lucene-hnsw". */
     String name();
 }

@@ -35,8 +35,17 @@ public class BranchSearches {
     private final Availability embedding;
     private final ChunkRows rows;
 
+    private final String queryPrefix;
+
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
                           Availability embedding, ChunkRows rows) {
+        this(tfidf, vectors, lexical, embedding, rows, "");
+    }
+
+    /** @param queryPrefix what the embedding model wants in front of a query (BGE's instruction), or "" */
+    public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
+                          Availability embedding, ChunkRows rows, String queryPrefix) {
+        this.queryPrefix = queryPrefix;
         this.tfidf = tfidf;
         this.vectors = vectors;
         this.lexical = lexical;
@@ -92,7 +101,7 @@ public class BranchSearches {
     /** The text the embedding endpoint turns into the query vector. */
     public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
         exchange.setProperty(STARTED, System.nanoTime()); // the branch time includes embedding the query
-        return ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text();
+        return queryPrefix + (ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text());
     }
 
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,

@@ -1,9 +1,11 @@
 package io.poimen.memory.index.jdbc;
 
 import com.pgvector.PGvector;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModel;
 import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.sql.Array;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -56,16 +59,29 @@ public class PgVectorIndex implements VectorIndex {
     static final String SEARCH_SCOPED_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score"
             + " from chunk_vectors where path = any(?) order by (embedding <=> ?) + 0 limit ?";
 
+    static final String STORE = "chunk_vectors";
+    private static final String RECORD_MODEL = "insert into vector_store_model (store, model) values (?, ?)"
+            + " on conflict (store) do update set model = excluded.model, recorded_at = current_timestamp";
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final int dimensions;
     private final int efSearch;
+    private final String model;
+    /** The model recorded in vector_store_model; read on first use (after Flyway ran), then kept by own writes. */
+    private volatile String recorded;
+    private volatile boolean recordRead;
 
     public PgVectorIndex(DataSource dataSource, int dimensions) {
         this(dataSource, dimensions, DEFAULT_EF_SEARCH);
     }
 
     public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch) {
+        this(dataSource, dimensions, efSearch, EmbeddingModelChoice.defaultChoice().id());
+    }
+
+    /** @param model id of the embedding model this hub embeds with, recorded with the vectors */
+    public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch, String model) {
         if (dimensions < 1 || efSearch < 1 || efSearch > MAX_EF_SEARCH) {
             throw new IllegalArgumentException("dimensions must be positive and efSearch in 1..1000, got "
                     + dimensions + " and " + efSearch);
@@ -74,11 +90,14 @@ public class PgVectorIndex implements VectorIndex {
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dimensions = dimensions;
         this.efSearch = efSearch;
+        this.model = model;
     }
 
     @Override
     public void upsert(List<Chunk> chunks, List<float[]> vectors) {
         Vectors.checkPairs(chunks, vectors, dimensions);
+        checkModel();
+        boolean first = !model.equals(recorded);
         List<Integer> rows = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
             rows.add(i);
@@ -90,6 +109,10 @@ public class PgVectorIndex implements VectorIndex {
             ps.setString(3, chunk.project());
             ps.setObject(4, new PGvector(vectors.get(i)));
         }));
+        if (first) {
+            jdbc.update(RECORD_MODEL, STORE, model);
+            recorded = model;
+        }
     }
 
     @Override
@@ -103,6 +126,7 @@ public class PgVectorIndex implements VectorIndex {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
+        checkModel();
         return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
             applySearchSettings(connection, k);
             PGvector vector = new PGvector(query);
@@ -123,6 +147,33 @@ public class PgVectorIndex implements VectorIndex {
     @Override
     public String name() {
         return "pgvector";
+    }
+
+    @Override
+    public VectorModel model() {
+        if (!recordRead) {
+            List<String> rows = jdbc.queryForList("select model from vector_store_model where store = ?",
+                    String.class, STORE);
+            recorded = rows.isEmpty() ? null : rows.get(0);
+            recordRead = true;
+        }
+        return new VectorModel(model, Optional.ofNullable(recorded));
+    }
+
+    @Override
+    public void clearForModel() {
+        tx.executeWithoutResult(status -> {
+            jdbc.update("delete from " + STORE);
+            jdbc.update(RECORD_MODEL, STORE, model);
+        });
+        recorded = model;
+        recordRead = true;
+    }
+
+    private void checkModel() {
+        if (!model.equals(recorded)) {
+            model().check(name(), count());
+        }
     }
 
     /** The transaction-local settings every search runs with (see the class comment). */

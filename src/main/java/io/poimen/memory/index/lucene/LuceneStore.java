@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import io.poimen.memory.index.Hit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
@@ -105,6 +107,24 @@ public final class LuceneStore implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Write to Lucene index '" + name + "' failed", e);
         }
+    }
+
+    /** As {@link #write(WriteBatch)}, storing {@code key = value} in the commit's user data. */
+    public synchronized void write(WriteBatch batch, String key, String value) {
+        Map<String, String> data = commitData();
+        data.put(key, value);
+        writer.setLiveCommitData(data.entrySet());
+        write(batch);
+    }
+
+    /** The user data of the last commit (loaded from the index when it was opened), as a mutable copy. */
+    public synchronized Map<String, String> commitData() {
+        Map<String, String> data = new HashMap<>();
+        Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+        if (live != null) {
+            live.forEach(e -> data.put(e.getKey(), e.getValue()));
+        }
+        return data;
     }
 
     /** Runs {@code read} on the latest searcher. */

@@ -1,13 +1,16 @@
 package io.poimen.memory.index.lucene;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModel;
 import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -19,6 +22,7 @@ import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -42,6 +46,8 @@ import org.apache.lucene.store.Directory;
 public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     public static final int DEFAULT_EF_SEARCH = 100;
     private static final String VECTOR = "vector";
+    /** Commit user-data key of the embedding model the vectors come from. */
+    static final String MODEL_KEY = "poimen.embedding.model";
     /**
      * HNSW built with pgvector's defaults (m = 16, ef_construction = 64) instead of Lucene's (16, 100): the two
      * vector stores answer alike, and building the graph, most of this index's ingest time, costs a third less.
@@ -61,16 +67,24 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     private final int dimensions;
     private final int efSearch;
     private final VectorSimilarityFunction similarity;
+    private final String model;
+    /** The model recorded in the last commit; read once at open, then kept by this index's own writes. */
+    private volatile String recorded;
 
     /** Index in {@code directory} (owned and closed by this index) of {@code dimensions}-dim vectors. */
     public LuceneVectorIndex(Directory directory, int dimensions) {
         this(directory, dimensions, DEFAULT_EF_SEARCH);
     }
 
+    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch) {
+        this(directory, dimensions, efSearch, EmbeddingModelChoice.defaultChoice().id());
+    }
+
     /**
      * @param efSearch candidates explored per search (at least {@code k}); higher = better recall, slower
+     * @param model    id of the embedding model this hub embeds with (recorded in the commit user data)
      */
-    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch) {
+    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch, String model) {
         if (dimensions < 1 || dimensions > 4096) {
             throw new IllegalArgumentException("Vector dimensions must be in [1, 4096], got " + dimensions);
         }
@@ -79,16 +93,23 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         }
         this.dimensions = dimensions;
         this.efSearch = efSearch;
+        this.model = model;
         this.store = new LuceneStore("vector", directory, new KeywordAnalyzer(), new BM25Similarity(), CODEC);
         this.similarity = store.read(searcher -> {
             FieldInfo existing = FieldInfos.getMergedFieldInfos(searcher.getIndexReader()).fieldInfo(VECTOR);
             return existing != null ? existing.getVectorSimilarityFunction() : VectorSimilarityFunction.DOT_PRODUCT;
         });
+        this.recorded = store.commitData().get(MODEL_KEY);
     }
 
     /** Index persisted in the file-system directory {@code path} (created if missing). */
     public static LuceneVectorIndex open(Path path, int dimensions) {
         return new LuceneVectorIndex(LuceneStore.fsDirectory(path), dimensions);
+    }
+
+    /** As {@link #open(Path, int)}, for vectors of the embedding model {@code model}. */
+    public static LuceneVectorIndex open(Path path, int dimensions, String model) {
+        return new LuceneVectorIndex(LuceneStore.fsDirectory(path), dimensions, DEFAULT_EF_SEARCH, model);
     }
 
     /** Heap-only index (tests, benchmarks). */
@@ -106,6 +127,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (chunks.isEmpty()) {
             return;
         }
+        checkModel();
         store.write(writer -> {
             for (int i = 0; i < chunks.size(); i++) {
                 Chunk chunk = chunks.get(i);
@@ -115,7 +137,8 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
                 doc.add(new KnnFloatVectorField(VECTOR, Vectors.unit(vectors.get(i)), similarity));
                 writer.updateDocument(new Term(LuceneLexicalIndex.CHUNK_ID, chunk.id()), doc);
             }
-        });
+        }, MODEL_KEY, model);
+        recorded = model;
     }
 
     @Override
@@ -131,10 +154,28 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
+        checkModel();
         Query filter = scope.paths() == null ? null : LuceneStore.anyOf(LuceneLexicalIndex.PATH, scope.paths());
         Query knn = new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), Math.max(k, efSearch), filter);
         // Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2
         return store.hits(knn, k, LuceneLexicalIndex.CHUNK_ID, score -> 2.0 * score - 1.0);
+    }
+
+    @Override
+    public VectorModel model() {
+        return new VectorModel(model, Optional.ofNullable(recorded));
+    }
+
+    @Override
+    public void clearForModel() {
+        store.write(IndexWriter::deleteAll, MODEL_KEY, model);
+        recorded = model;
+    }
+
+    private void checkModel() {
+        if (!model.equals(recorded)) {
+            model().check(name(), count());
+        }
     }
 
     @Override
