@@ -6,10 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v mvn >/dev/null || { echo "mvn not found: install Maven (apt-get install -y maven)" >&2; exit 1; }
 scripts/install-pgvector.sh
-# the web UI's browser tests drive Debian's headless Chromium through chromedriver
+# the web UI's browser tests (WebUiBrowserTest, and the prod-profile end-to-end suite ProductionEndToEndTest:
+# PostgreSQL + pgvector, OpenSearch, mock-oauth2-server, WireMock as Forgejo, a bare git remote) drive Debian's
+# headless Chromium through chromedriver; without them the suite fails, it never skips them
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   apt-get install -y chromium chromium-driver || { apt-get update && apt-get install -y chromium chromium-driver; }
 fi
+[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] \
+  || { echo "chromium and chromedriver are needed at /usr/bin (apt-get install chromium chromium-driver)" >&2; exit 1; }
 pgdir=target/pg-test
 scripts/pg-cluster.sh stop "$pgdir" 2>/dev/null || true
 rm -rf "$pgdir"

@@ -1,7 +1,7 @@
 // Agent workspace: the recent log (GET /memory/agents/logs), then events as they arrive on the live stream
 // (GET /memory/agents/stream). Newest first.
 import { api, followStream, query } from './api.js';
-import { escapeHtml } from './markdown.js';
+import { applyWidths, escapeHtml } from './markdown.js';
 
 const $ = id => document.getElementById(id);
 
@@ -12,7 +12,7 @@ function summary(e) {
       const top = Math.max(...(p.chunks || []).map(c => (typeof c.score === 'number' ? c.score : 0)), 1e-9);
       const chunks = (p.chunks || []).map(c => {
         const score = typeof c.score === 'number' ? c.score : 0;
-        return `<li><span class="mini-bar" title="relative to the best chunk"><span style="width:${(100 * score / top).toFixed(1)}%"></span></span>` +
+        return `<li><span class="mini-bar" title="relative to the best chunk"><span data-width="${(100 * score / top).toFixed(1)}%"></span></span>` +
           `<a href="#/note/${encodeURI(c.path || '')}">${escapeHtml(c.path || c.doc_id || '')}</a> ` +
           `<span class="muted">${escapeHtml(c.heading || '')} · ${score.toFixed(3)}</span></li>`;
       }).join('');
@@ -59,6 +59,7 @@ export class AgentWorkspace {
     const list = $('agent-timeline');
     list.querySelector('.empty')?.remove();
     list.insertAdjacentHTML('afterbegin', eventHtml(event));
+    applyWidths(list.firstElementChild);
   }
 
   async start() {

@@ -1,14 +1,9 @@
-// HTTP calls to the hub. A pasted bearer token (sessionStorage) goes on every request; without one the embedded
-// default answers as the local operator.
-const TOKEN_KEY = 'poimen.token';
-
-export const token = {
-  get: () => sessionStorage.getItem(TOKEN_KEY) || '',
-  set: value => value ? sessionStorage.setItem(TOKEN_KEY, value.trim()) : sessionStorage.removeItem(TOKEN_KEY),
-};
+// HTTP calls to the hub. The bearer token of the session (auth.js, in memory only) goes on every request; without
+// one the embedded default answers as the local operator.
+import { accessToken } from './auth.js';
 
 export function authHeaders(extra = {}) {
-  const t = token.get();
+  const t = accessToken();
   return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;
 }
 

@@ -1,5 +1,7 @@
-// Entry point: the project selector, the token form, hash routing between the vault, search and agent views.
-import { api, token } from './api.js';
+// Entry point: login (auth.js), the project selector, the token form, hash routing between the vault, search and
+// agent views.
+import { api } from './api.js';
+import { loadConfig, login, logout, onSessionChange, pasteToken, sessionState, uiConfig } from './auth.js';
 import { escapeHtml } from './markdown.js';
 import { Browser } from './browse.js';
 import { Search } from './search.js';
@@ -77,20 +79,67 @@ function wire() {
   });
   $('token-form').addEventListener('submit', e => {
     e.preventDefault();
-    token.set($('token-input').value);
+    pasteToken($('token-input').value);
     $('token-input').value = '';
-    updateAuth();
-    loadProjects();
-    agents.restart();
   });
-  $('token-clear').addEventListener('click', () => { token.set(''); updateAuth(); loadProjects(); agents.restart(); });
+  $('token-clear').addEventListener('click', () => logout());
+  $('login-button').addEventListener('click', async () => {
+    try {
+      await login();
+    } catch (e) {
+      showStatus(`Log-in failed: ${e.message}`, 'error');
+    }
+  });
+  $('logout-button').addEventListener('click', () => logout());
   window.addEventListener('hashchange', route);
 }
 
-function updateAuth() {
-  $('auth-summary').textContent = token.get() ? 'Token ✓' : 'Token';
+function updateAuth(s) {
+  const oidc = uiConfig().auth === 'oidc';
+  $('auth-summary').textContent = s && s.source === 'pasted' ? 'Token ✓' : 'Token';
+  $('auth-user').hidden = !s;
+  $('auth-user').textContent = s ? s.subject : '';
+  $('auth-user').dataset.expiresAt = s ? String(s.expiresAt) : '';
+  $('login-button').hidden = !oidc || (s && !s.expiring);
+  $('logout-button').hidden = !s;
+  if (oidc) $('auth-hint').textContent = 'Or log in: the token then comes from your identity provider.';
+  if (s && s.expiring) showStatus('Your session ends soon: log in again to keep working.', 'error');
+  else if (!s && oidc) showStatus('Log in to read the vault.', 'info');
 }
 
-wire();
-updateAuth();
-loadProjects().then(route);
+let signedIn = null;
+onSessionChange(async s => {
+  updateAuth(s);
+  const who = s ? s.subject + s.source : null;
+  if (who === signedIn) return; // a renewed token for the same user: nothing to reload
+  signedIn = who;
+  if (s) showStatus('');
+  if (!s && uiConfig().auth === 'oidc') { // logged out: nothing of the vault stays on screen
+    state.project = '';
+    $('project-select').innerHTML = '';
+    await browser.loadTree('');
+    $('note-title').textContent = '';
+    $('preview').innerHTML = '<p class="empty">Log in to read the vault.</p>';
+    $('search-results').innerHTML = '';
+    agents.restart();
+    return;
+  }
+  await loadProjects();
+  agents.restart();
+  route();
+});
+
+async function start() {
+  wire();
+  try {
+    await loadConfig();
+  } catch (e) {
+    showStatus(`Could not load the UI settings: ${e.message}`, 'error');
+  }
+  updateAuth(sessionState());
+  if (uiConfig().auth === 'oidc') return; // nothing to show before the log-in
+  await loadProjects();
+  route();
+}
+
+start();

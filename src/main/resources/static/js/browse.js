@@ -1,6 +1,7 @@
 // The vault view: collapsible file tree, breadcrumbs, markdown preview with working wiki-links, backlinks,
 // and the edit mode that submits a change for review (POST /memory/grc/draft).
 import { api, query } from './api.js';
+import { uiConfig } from './auth.js';
 import { escapeHtml, renderMarkdown } from './markdown.js';
 
 const $ = id => document.getElementById(id);
@@ -73,7 +74,7 @@ export class Browser {
       this.status('');
       $('note-title').textContent = note.title || notePath.split('/').pop();
       $('breadcrumbs').innerHTML = this.breadcrumbs(note.path);
-      $('preview').innerHTML = renderMarkdown(note.content, note.links);
+      $('preview').innerHTML = renderMarkdown(note.content, note.links, { remoteImages: uiConfig().remote_images });
       $('edit-button').hidden = false;
       $('backlinks').innerHTML = note.backlinks.length
         ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')

@@ -1,9 +1,15 @@
 // A small markdown renderer for vault notes: front matter, headings, paragraphs, lists, block quotes, fenced and
-// inline code, emphasis, links, tables and Obsidian wiki-links. Everything is HTML-escaped before markup is added.
+// inline code, emphasis, links, images, tables and Obsidian wiki-links. Everything is HTML-escaped before markup is
+// added; remote images load only when the hub opts in.
 // Wiki-links are resolved with the `links` list of GET /memory/vault/file (raw text between the brackets → path).
 
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+/** Sets the widths that markup carries as data-width (the Content-Security-Policy forbids style attributes). */
+export function applyWidths(root) {
+  root.querySelectorAll('[data-width]').forEach(el => { el.style.width = el.dataset.width; });
 }
 
 export function slug(text) {
@@ -37,21 +43,40 @@ function wikiLink(raw, embed, linksByRaw) {
   return `<span class="wikilink unresolved" title="unresolved: ${escapeHtml(raw)}">${label}</span>`;
 }
 
-/** Inline markup of one line of text (not code). */
-function inline(text, linksByRaw) {
-  const codes = [];
-  let s = text.replace(/`([^`]+)`/g, (_, c) => { codes.push(c); return `\u0000${codes.length - 1}\u0000`; });
-  const wikis = [];
-  s = s.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (_, bang, raw) => { wikis.push([raw, bang === '!']); return `\u0001${wikis.length - 1}\u0001`; });
-  s = escapeHtml(s);
-  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, url) => `<img alt="${alt}" src="${escapeHtml(safeUrl(url))}">`);
-  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) => `<a href="${escapeHtml(safeUrl(url))}" rel="noopener">${label}</a>`);
+/** An image: local ones load, remote ones (another host) only when the hub opts in, else they become a link. */
+function image(alt, url, ctx) {
+  const u = safeUrl(url);
+  const remote = /^(https?:)?\/\//i.test(u);
+  if (remote && !ctx.remoteImages) {
+    return `<a class="remote-image" href="${escapeHtml(u)}" rel="noopener noreferrer" title="remote image, not loaded">🖼 ${escapeHtml(alt || u)}</a>`;
+  }
+  return `<img alt="${escapeHtml(alt)}" src="${escapeHtml(u)}"${remote ? ' referrerpolicy="no-referrer"' : ''}>`;
+}
+
+/** Emphasis, strike-through and tags of text that is already HTML-escaped and holds no markup yet. */
+function emphasis(s) {
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
   s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>').replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, '$1<em>$2</em>');
   s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
-  s = s.replace(/(^|\s)#([\p{L}][\p{L}\p{N}_/-]*)/gu, '$1<span class="tag">#$2</span>');
-  s = s.replace(/\u0001(\d+)\u0001/g, (_, i) => wikiLink(wikis[i][0], wikis[i][1], linksByRaw));
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${escapeHtml(codes[i])}</code>`);
+  return s.replace(/(^|\s)#([\p{L}][\p{L}\p{N}_/-]*)/gu, '$1<span class="tag">#$2</span>');
+}
+
+/**
+ * Inline markup of one line of text (not code). Code spans, wiki-links, images and links become finished HTML
+ * first and are set aside behind placeholders, so the later passes (emphasis, tags) never reach into an attribute
+ * value: `![a #tag x](u)` keeps its alt text, `[x](http://h/_a_)` its URL.
+ */
+function inline(text, ctx) {
+  const done = [];
+  const keep = html => { done.push(html); return `\u0000${done.length - 1}\u0000`; };
+  let s = String(text).replace(/[\u0000\u0001]/g, '');
+  s = s.replace(/`([^`]+)`/g, (_, c) => keep(`<code>${escapeHtml(c)}</code>`));
+  s = s.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (_, bang, raw) => keep(wikiLink(raw, bang === '!', ctx.linksByRaw)));
+  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, url) => keep(image(alt, url, ctx)));
+  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) =>
+    keep(`<a href="${escapeHtml(safeUrl(url))}" rel="noopener noreferrer">${emphasis(escapeHtml(label))}</a>`));
+  s = emphasis(escapeHtml(s));
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => done[i]);
 }
 
 function renderFrontMatter(lines) {
@@ -63,9 +88,9 @@ function renderFrontMatter(lines) {
   return `<table class="front-matter">${rows.join('')}</table>`;
 }
 
-/** Markdown text → HTML string. */
-export function renderMarkdown(text, links = []) {
-  const linksByRaw = new Map(links.map(l => [l.raw, l]));
+/** Markdown text → HTML string. options.remoteImages: load images from other hosts (GET /memory/ui/config). */
+export function renderMarkdown(text, links = [], options = {}) {
+  const ctx = { linksByRaw: new Map(links.map(l => [l.raw, l])), remoteImages: !!options.remoteImages };
   const [front, lines] = splitFrontMatter(String(text).replace(/\r\n?/g, '\n').split('\n'));
   const out = [renderFrontMatter(front)];
   let i = 0;
@@ -87,7 +112,7 @@ export function renderMarkdown(text, links = []) {
     const heading = line.match(/^(#{1,6})\s+(.*?)\s*#*\s*$/);
     if (heading) {
       const level = heading[1].length;
-      out.push(`<h${level} id="${escapeHtml(slug(heading[2]))}">${inline(heading[2], linksByRaw)}</h${level}>`);
+      out.push(`<h${level} id="${escapeHtml(slug(heading[2]))}">${inline(heading[2], ctx)}</h${level}>`);
       i++;
       continue;
     }
@@ -95,11 +120,11 @@ export function renderMarkdown(text, links = []) {
     if (/^\s*>/.test(line)) {
       const quote = [];
       while (i < lines.length && /^\s*>/.test(lines[i])) quote.push(lines[i++].replace(/^\s*>\s?/, ''));
-      out.push(`<blockquote>${renderMarkdown(quote.join('\n'), links)}</blockquote>`);
+      out.push(`<blockquote>${renderMarkdown(quote.join('\n'), links, options)}</blockquote>`);
       continue;
     }
     if (line.includes('|') && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
-      const cells = l => l.trim().replace(/^\||\|$/g, '').split('|').map(c => inline(c.trim(), linksByRaw));
+      const cells = l => l.trim().replace(/^\||\|$/g, '').split('|').map(c => inline(c.trim(), ctx));
       const head = cells(line);
       i += 2;
       const rows = [];
@@ -108,18 +133,18 @@ export function renderMarkdown(text, links = []) {
       continue;
     }
     if (listItem(line)) {
-      out.push(renderList(lines, i, linksByRaw, n => { i = n; }));
+      out.push(renderList(lines, i, ctx, n => { i = n; }));
       continue;
     }
     const para = [];
     while (i < lines.length && !isBlank(lines[i]) && !/^(#{1,6}\s|\s*(```|~~~)|\s*>)/.test(lines[i]) && !listItem(lines[i])) para.push(lines[i++]);
-    out.push(`<p>${para.map(l => inline(l.replace(/\s\^[\w-]+\s*$/, ''), linksByRaw)).join(' ')}</p>`);
+    out.push(`<p>${para.map(l => inline(l.replace(/\s\^[\w-]+\s*$/, ''), ctx)).join(' ')}</p>`);
   }
   return out.join('\n');
 }
 
 /** A (possibly nested) list starting at lines[start]; calls done(nextIndex). */
-function renderList(lines, start, linksByRaw, done) {
+function renderList(lines, start, ctx, done) {
   const first = lines[start].match(/^(\s*)([-*+]|\d+[.)])\s+/);
   const indent = first[1].length;
   const ordered = /\d/.test(first[2]);
@@ -129,13 +154,13 @@ function renderList(lines, start, linksByRaw, done) {
     const m = lines[i].match(/^(\s*)([-*+]|\d+[.)])\s+(.*)$/);
     if (m && m[1].length === indent) {
       const task = m[3].match(/^\[([ xX])\]\s+(.*)$/);
-      const text = task ? `<input type="checkbox" disabled${task[1] !== ' ' ? ' checked' : ''}> ${inline(task[2], linksByRaw)}` : inline(m[3], linksByRaw);
+      const text = task ? `<input type="checkbox" disabled${task[1] !== ' ' ? ' checked' : ''}> ${inline(task[2], ctx)}` : inline(m[3], ctx);
       items.push([text, '']);
       i++;
     } else if (m && m[1].length > indent && items.length) {
-      items[items.length - 1][1] += renderList(lines, i, linksByRaw, n => { i = n; });
+      items[items.length - 1][1] += renderList(lines, i, ctx, n => { i = n; });
     } else if (!m && lines[i].trim() && /^\s+/.test(lines[i]) && items.length) {
-      items[items.length - 1][0] += ' ' + inline(lines[i].trim(), linksByRaw);
+      items[items.length - 1][0] += ' ' + inline(lines[i].trim(), ctx);
       i++;
     } else {
       break;

@@ -2,7 +2,7 @@
 // a stacked bar of the branch contributions to the fused score, and one row per branch with its normalised
 // score, weight, raw score and rank.
 import { api } from './api.js';
-import { escapeHtml } from './markdown.js';
+import { applyWidths, escapeHtml } from './markdown.js';
 
 const $ = id => document.getElementById(id);
 const BRANCHES = ['semantic', 'lexical', 'tfidf'];
@@ -13,16 +13,16 @@ export function breakdownHtml(b) {
   const parts = b.branches || {};
   const total = Object.values(parts).reduce((s, p) => s + (p.contribution || 0), 0) || 1;
   const stacked = BRANCHES.filter(k => parts[k]).map(k =>
-    `<span class="seg" data-branch="${k}" style="width:${(100 * parts[k].contribution / total).toFixed(1)}%" title="${k}: ${fmt(parts[k].contribution, 4)}"></span>`).join('');
+    `<span class="seg" data-branch="${k}" data-width="${(100 * parts[k].contribution / total).toFixed(1)}%" title="${k}: ${fmt(parts[k].contribution, 4)}"></span>`).join('');
   const rows = BRANCHES.map(k => {
     const p = parts[k];
     const w = (b.weights || {})[k];
     if (!p) {
-      return `<div class="branch-row missing" data-branch="${k}"><span class="name">${k}</span><span class="bar"><span class="fill" style="width:0"></span></span>` +
+      return `<div class="branch-row missing" data-branch="${k}"><span class="name">${k}</span><span class="bar"><span class="fill" data-width="0"></span></span>` +
         `<span class="nums">w ${fmt(w, 2)} · not found by this branch</span></div>`;
     }
     return `<div class="branch-row" data-branch="${k}"><span class="name">${k}</span>` +
-      `<span class="bar" title="normalised ${fmt(p.normalized)}"><span class="fill" style="width:${Math.max(0, Math.min(1, p.normalized)) * 100}%"></span></span>` +
+      `<span class="bar" title="normalised ${fmt(p.normalized)}"><span class="fill" data-width="${Math.max(0, Math.min(1, p.normalized)) * 100}%"></span></span>` +
       `<span class="nums">norm ${fmt(p.normalized)} × w ${fmt(p.weight, 2)} = <b class="contribution">${fmt(p.contribution, 4)}</b> · raw ${fmt(p.raw)} · rank ${p.rank}</span></div>`;
   }).join('');
   const boost = b.boost && b.boost !== 1 ? ` · boost ×${fmt(b.boost, 2)} (${escapeHtml((b.boosts || []).join(', '))})` : '';
@@ -67,6 +67,7 @@ export class Search {
           <p class="snippet">${escapeHtml(res.text.length > 320 ? res.text.slice(0, 320) + '…' : res.text)}</p>
           ${breakdownHtml(res.breakdown)}
         </li>`).join('') || '<li class="empty">Nothing found.</li>';
+      applyWidths($('search-results'));
     } catch (e) {
       $('search-summary').textContent = '';
       this.status(`Search failed: ${e.message}`, 'error');

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryResponse;
+import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -24,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 public class AgentEvents {
     static final int MAX_BODY_BYTES = 64 * 1024;
-    static final int MAX_ID_CHARS = 256;
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
     private static final Logger log = LoggerFactory.getLogger(AgentEvents.class);
@@ -32,18 +33,21 @@ public class AgentEvents {
     private final AgentLogStore store;
     private final AgentStream stream;
     private final CallerResolver callers;
+    private final AgentEventAccess access;
     private final ObjectMapper json;
 
-    public AgentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, ObjectMapper json) {
+    public AgentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, AgentEventAccess access,
+                       ObjectMapper json) {
         this.store = store;
         this.stream = stream;
         this.callers = callers;
+        this.access = access;
         this.json = json;
     }
 
     /** {@code POST /memory/agents/events} {@code {agent_id, session_id?, type, payload?}} → the stored event, 201. */
     public AgentEvent record(Exchange exchange, @Body byte[] body) {
-        callers.caller(exchange);
+        Caller caller = callers.caller(exchange);
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {agent_id, session_id, type, payload}");
         }
@@ -61,9 +65,13 @@ public class AgentEvents {
         if (node == null || !node.isObject()) {
             throw ApiException.badRequest("an event is a JSON object {agent_id, session_id, type, payload}");
         }
-        String agentId = id(node, "agent_id", true);
+        String agentId = AgentIds.stored(caller, id(node, "agent_id", true));
         String sessionId = id(node, "session_id", false);
-        String typeName = node.path("type").isTextual() ? node.get("type").asText() : null;
+        JsonNode typeNode = node.path("type");
+        if (!typeNode.isMissingNode() && !typeNode.isNull() && !typeNode.isTextual()) {
+            throw ApiException.badRequest("type must be a string, got " + typeNode.getNodeType().name().toLowerCase());
+        }
+        String typeName = typeNode.isTextual() ? typeNode.asText() : null;
         AgentEventType type = AgentEventType.fromWire(typeName);
         if (type == null) {
             throw ApiException.unprocessable("type must be one of " + AgentEventType.wireNames() + ", got "
@@ -71,12 +79,19 @@ public class AgentEvents {
         }
         JsonNode payload = node.path("payload");
         if (!payload.isMissingNode() && !payload.isNull() && !payload.isObject()) {
-            throw ApiException.unprocessable("payload must be a JSON object");
+            throw ApiException.badRequest("payload must be a JSON object, got "
+                    + payload.getNodeType().name().toLowerCase());
         }
         Map<String, Object> fields = payload.isObject()
                 ? json.convertValue(payload, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {
                 })
                 : Map.of();
+        // an event shows to the members of its project: only they may post into it
+        if (fields.get("project") instanceof String project) {
+            access.requireProject(caller, project, ExchangeSecurity.traceId(exchange));
+        } else if (fields.containsKey("project")) {
+            throw ApiException.badRequest("payload.project must be a string");
+        }
         AgentEvent event = publish(agentId, sessionId, type, fields);
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 201);
         return event;
@@ -85,7 +100,7 @@ public class AgentEvents {
     /** {@code GET /memory/agents/logs?agent_id=&session_id=&limit=}: the latest events, oldest first. */
     public Map<String, List<AgentEvent>> logs(Exchange exchange, @Header("agent_id") String agentId,
                                               @Header("session_id") String sessionId, @Header("limit") String limit) {
-        callers.caller(exchange);
+        Caller caller = callers.caller(exchange);
         int n = DEFAULT_LIMIT;
         if (limit != null && !limit.isBlank()) {
             try {
@@ -97,7 +112,9 @@ public class AgentEvents {
                 throw ApiException.unprocessable("limit must be between 1 and " + MAX_LIMIT + ", got " + n);
             }
         }
-        return Map.of("events", store.latest(blankToNull(agentId), blankToNull(sessionId), n));
+        AgentEventAccess.Viewer viewer = access.viewer(caller, ExchangeSecurity.traceId(exchange));
+        return Map.of("events", store.latest(AgentIds.filter(caller, agentId), blankToNull(sessionId), n,
+                viewer::view));
     }
 
     /**
@@ -106,7 +123,7 @@ public class AgentEvents {
      * a failure to record is logged and never fails the query.
      */
     public QueryResponse memoryRetrieved(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
-                                         @Body QueryResponse response) {
+                                         @Body QueryResponse response, Exchange exchange) {
         if (ctx == null || response == null) {
             return response;
         }
@@ -129,7 +146,12 @@ public class AgentEvents {
                 return c;
             }).toList());
             payload.put("scores", response.results().stream().map(QueryResponse.Result::score).toList());
-            publish(agentId != null ? truncate(agentId) : "unknown", sessionId != null ? truncate(sessionId) : null,
+            // the agent is the caller's own (QueryPipeline.parse already answered bad ids with 400)
+            String clientId = AgentIds.checkedClientId("agent_id", agentId != null ? agentId : "unknown");
+            if (sessionId != null) {
+                AgentIds.checkedSessionId("session_id", sessionId);
+            }
+            publish(AgentIds.stored(callers.caller(exchange), clientId), sessionId,
                     AgentEventType.MEMORY_RETRIEVED, payload);
         } catch (RuntimeException e) {
             log.warn("memory_retrieved for agent {} not recorded: {}", agentId, e.toString());
@@ -144,25 +166,18 @@ public class AgentEvents {
         return event;
     }
 
-    private static String id(JsonNode node, String field, boolean required) {
+    private static String id(JsonNode node, String field, boolean agent) {
         JsonNode v = node.path(field);
         if (v.isMissingNode() || v.isNull()) {
-            if (required) {
+            if (agent) {
                 throw ApiException.unprocessable(field + " is required");
             }
             return null;
         }
-        if (!v.isTextual() || v.asText().isBlank()) {
-            throw ApiException.unprocessable(field + " must be a non-empty string");
+        if (!v.isTextual()) {
+            throw ApiException.badRequest(field + " must be a string, got " + v.getNodeType().name().toLowerCase());
         }
-        if (v.asText().length() > MAX_ID_CHARS) {
-            throw ApiException.unprocessable(field + " over " + MAX_ID_CHARS + " characters");
-        }
-        return v.asText();
-    }
-
-    private static String truncate(String id) {
-        return id.length() > MAX_ID_CHARS ? id.substring(0, MAX_ID_CHARS) : id;
+        return agent ? AgentIds.checkedClientId(field, v.asText()) : AgentIds.checkedSessionId(field, v.asText());
     }
 
     private static String blankToNull(String s) {

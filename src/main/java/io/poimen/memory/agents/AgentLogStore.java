@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -25,6 +26,7 @@ public class AgentLogStore {
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
 
+    private static final int MAX_PAGES = 20;
     private final JdbcTemplate jdbc;
     private final ObjectMapper json;
 
@@ -49,32 +51,59 @@ public class AgentLogStore {
             ps.setTimestamp(5, Timestamp.valueOf(LocalDateTime.ofInstant(now, ZoneOffset.UTC)));
             return ps;
         }, keys);
-        return new AgentEvent(keys.getKey().longValue(), agentId, sessionId, type.wireName(), payload, now);
+        return new AgentEvent(keys.getKey().longValue(), agentId, AgentIds.ownerOf(agentId), sessionId, type.wireName(),
+                payload, now);
     }
 
     /** The latest {@code limit} events matching the filters (null = any), oldest first. */
     public List<AgentEvent> latest(String agentId, String sessionId, int limit) {
-        StringBuilder sql = new StringBuilder(
-                "select id, agent_id, session_id, type, payload, created_at from agent_logs where 1 = 1");
-        List<Object> args = new ArrayList<>();
-        if (agentId != null) {
-            sql.append(" and agent_id = ?");
-            args.add(agentId);
+        return latest(agentId, sessionId, limit, e -> e);
+    }
+
+    /**
+     * The latest {@code limit} events matching the filters (null = any) that {@code view} keeps (it returns the
+     * event as shown, or null to leave it out), oldest first. Reads back in pages until enough are kept.
+     */
+    public List<AgentEvent> latest(String agentId, String sessionId, int limit, UnaryOperator<AgentEvent> view) {
+        List<AgentEvent> kept = new ArrayList<>();
+        long before = Long.MAX_VALUE;
+        int page = Math.max(limit, 100);
+        // a viewer who may see little of a long log does not page through all of it
+        for (int pages = 0; pages < MAX_PAGES && kept.size() < limit; pages++) {
+            StringBuilder sql = new StringBuilder(
+                    "select id, agent_id, session_id, type, payload, created_at from agent_logs where id < ?");
+            List<Object> args = new ArrayList<>();
+            args.add(before);
+            if (agentId != null) {
+                sql.append(" and agent_id = ?");
+                args.add(agentId);
+            }
+            if (sessionId != null) {
+                sql.append(" and session_id = ?");
+                args.add(sessionId);
+            }
+            sql.append(" order by id desc limit ?");
+            args.add(page);
+            List<AgentEvent> rows = jdbc.query(sql.toString(), this::row, args.toArray());
+            for (AgentEvent e : rows) {
+                AgentEvent shown = view.apply(e);
+                if (shown != null && kept.size() < limit) {
+                    kept.add(shown);
+                }
+            }
+            if (rows.size() < page) {
+                break;
+            }
+            before = rows.get(rows.size() - 1).id();
         }
-        if (sessionId != null) {
-            sql.append(" and session_id = ?");
-            args.add(sessionId);
-        }
-        sql.append(" order by id desc limit ?");
-        args.add(limit);
-        List<AgentEvent> events = new ArrayList<>(jdbc.query(sql.toString(), this::row, args.toArray()));
-        Collections.reverse(events);
-        return events;
+        Collections.reverse(kept);
+        return kept;
     }
 
     private AgentEvent row(ResultSet rs, int n) throws SQLException {
         Instant created = rs.getTimestamp("created_at").toLocalDateTime().toInstant(ZoneOffset.UTC);
-        return new AgentEvent(rs.getLong("id"), rs.getString("agent_id"), rs.getString("session_id"),
+        String agentId = rs.getString("agent_id");
+        return new AgentEvent(rs.getLong("id"), agentId, AgentIds.ownerOf(agentId), rs.getString("session_id"),
                 rs.getString("type"), read(rs.getString("payload")), created);
     }
 

@@ -23,7 +23,7 @@ public class AgentStream implements AutoCloseable {
     static final String EVENT_NAME = "agent_event";
     private static final Logger log = LoggerFactory.getLogger(AgentStream.class);
 
-    private record Subscriber(SseEmitter emitter, String agentId, String sessionId) {
+    private record Subscriber(SseEmitter emitter, AgentEventAccess.Viewer viewer, String agentId, String sessionId) {
         boolean wants(AgentEvent e) {
             return (agentId == null || agentId.equals(e.agentId()))
                     && (sessionId == null || sessionId.equals(e.sessionId()));
@@ -47,10 +47,13 @@ public class AgentStream implements AutoCloseable {
         heartbeat.scheduleAtFixedRate(this::beat, ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    /** A new subscriber for events of {@code agentId} / {@code sessionId} (null = all). */
-    public SseEmitter subscribe(String agentId, String sessionId) {
+    /**
+     * A new subscriber for events of {@code agentId} / {@code sessionId} (null = all; a bare agent id is the
+     * viewer's own agent), each event as {@code viewer} may see it.
+     */
+    public SseEmitter subscribe(AgentEventAccess.Viewer viewer, String agentId, String sessionId) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
-        Subscriber s = new Subscriber(emitter, agentId, sessionId);
+        Subscriber s = new Subscriber(emitter, viewer, AgentIds.filter(viewer.caller(), agentId), sessionId);
         subscribers.add(s);
         emitter.onCompletion(() -> subscribers.remove(s));
         emitter.onTimeout(() -> {
@@ -63,20 +66,26 @@ public class AgentStream implements AutoCloseable {
         return emitter;
     }
 
-    /** Sends {@code event} to every subscriber whose filters match it. */
+    /** Sends {@code event}, as each subscriber may see it, to every subscriber whose filters match it. */
     public void publish(AgentEvent event) {
-        String data;
-        try {
-            data = json.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            log.warn("agent event {} not streamed: {}", event.id(), e.getOriginalMessage());
-            return;
-        }
         for (Subscriber s : subscribers) {
-            if (s.wants(event)) {
-                send(s, SseEmitter.event().id(Long.toString(event.id())).name(EVENT_NAME)
-                        .data(data, MediaType.APPLICATION_JSON));
+            if (!s.wants(event)) {
+                continue;
             }
+            AgentEvent shown;
+            String data;
+            try {
+                shown = s.viewer().view(event);
+                if (shown == null) {
+                    continue;
+                }
+                data = json.writeValueAsString(shown);
+            } catch (JsonProcessingException | RuntimeException e) {
+                log.warn("agent event {} not streamed to a subscriber: {}", event.id(), e.toString());
+                continue;
+            }
+            send(s, SseEmitter.event().id(Long.toString(event.id())).name(EVENT_NAME)
+                    .data(data, MediaType.APPLICATION_JSON));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.poimen.memory.agents;
 
+import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -8,7 +10,6 @@ import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -19,18 +20,20 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * {@code GET /memory/agents/stream}: a Spring MVC endpoint because a Camel platform-http route answers once and
- * cannot hold a response open. The caller is resolved through the same {@link CallerResolver} as the Camel routes,
- * from an exchange carrying the request's {@code Authorization} header.
+ * cannot hold a response open. The request passed the same security filter chain as the REST API; the caller is
+ * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request.
  */
 @RestController
 class AgentStreamController {
     private final AgentStream stream;
     private final CallerResolver callers;
+    private final AgentEventAccess access;
     private final CamelContext camel;
 
-    AgentStreamController(AgentStream stream, CallerResolver callers, CamelContext camel) {
+    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel) {
         this.stream = stream;
         this.callers = callers;
+        this.access = access;
         this.camel = camel;
     }
 
@@ -39,12 +42,10 @@ class AgentStreamController {
                       @RequestParam(name = "agent_id", required = false) String agentId,
                       @RequestParam(name = "session_id", required = false) String sessionId) {
         Exchange exchange = new DefaultExchange(camel);
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (authorization != null) {
-            exchange.getMessage().setHeader(HttpHeaders.AUTHORIZATION, authorization);
-        }
-        callers.caller(exchange);
-        return stream.subscribe(blankToNull(agentId), blankToNull(sessionId));
+        ExchangeSecurity.bind(exchange, request);
+        Caller caller = callers.caller(exchange);
+        return stream.subscribe(access.viewer(caller, ExchangeSecurity.traceId(exchange)),
+                blankToNull(agentId), blankToNull(sessionId));
     }
 
     @ExceptionHandler(ApiException.class)

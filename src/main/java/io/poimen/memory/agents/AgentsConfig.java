@@ -1,6 +1,7 @@
 package io.poimen.memory.agents;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -25,7 +26,13 @@ public class AgentsConfig {
     }
 
     @Bean
-    AgentEvents agentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, ObjectMapper json) {
-        return new AgentEvents(store, stream, callers, json);
+    AgentEventAccess agentEventAccess(AccessChecks checks) {
+        return new AgentEventAccess(checks);
+    }
+
+    @Bean
+    AgentEvents agentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, AgentEventAccess access,
+                            ObjectMapper json) {
+        return new AgentEvents(store, stream, callers, access, json);
     }
 }

@@ -26,6 +26,9 @@ public class IngestCommand implements Callable<Integer> {
     @Option(names = "--list-unresolved", description = "Print every unresolved link")
     boolean listUnresolved;
 
+    @Option(names = "--fail-on-problems", description = "Exit with 3 when a file was skipped or only partly read")
+    boolean failOnProblems;
+
     @Unmatched
     List<String> springArgs = new java.util.ArrayList<>();
 
@@ -44,6 +47,11 @@ public class IngestCommand implements Callable<Integer> {
                     .requestBodyAndHeader("direct:ingest", vault, IngestPipeline.PROGRESS, bar, IngestReport.class);
             bar.finish();
             print(report, System.out);
+            if (!report.problems().isEmpty()) {
+                err.println("warning: " + report.problems().size() + " file(s) skipped or partly read, listed above "
+                        + "as 'problem:'; everything else was ingested");
+                return failOnProblems ? 3 : 0;
+            }
             return 0;
         }
     }

@@ -9,7 +9,7 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
                                Embedding embedding) {
 
     public PoimenProperties {
-        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 1000);
+        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 1000, 0);
         data = data != null ? data : new Data(null);
         vector = vector != null ? vector : new Vector("lucene", 384);
         lexical = lexical != null ? lexical : new Lexical("lucene");
@@ -18,8 +18,11 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
     }
 
     /** @param path vault folder; @param ingestOnStartup ingest it when the hub starts; @param filesPerBatch files parsed and embedded together */
-    public record Vault(Path path, boolean ingestOnStartup, long maxFileBytes, int filesPerBatch) {
+    /** @param maxChunksPerNote chunks indexed of one note at most; the rest is reported, not embedded */
+    public record Vault(Path path, boolean ingestOnStartup, long maxFileBytes, int filesPerBatch,
+                        int maxChunksPerNote) {
         public Vault {
+            maxChunksPerNote = maxChunksPerNote > 0 ? maxChunksPerNote : 500;
             path = path != null ? path : Path.of("examples/vault");
             maxFileBytes = maxFileBytes > 0 ? maxFileBytes : 5L * 1024 * 1024;
             // each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the

@@ -12,6 +12,7 @@ import io.poimen.memory.retrieval.BranchSearches;
 import io.poimen.memory.retrieval.ChunkRows;
 import io.poimen.memory.retrieval.Availability;
 import io.poimen.memory.retrieval.FusionAggregationStrategy;
+import io.poimen.memory.retrieval.QueryEmbeddingCache;
 import io.poimen.memory.retrieval.QueryFusion;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.RetrievalPolicy;
@@ -36,8 +37,17 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  Availability embedding, ChunkRows rows, EmbeddingModelChoice model) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding, rows, model.queryPrefix());
+                                  Availability embedding, EmbeddingModelChoice model) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, model.queryPrefix());
+    }
+
+    /** Query vectors of the last hour; the key names the model so a model change never serves old vectors. */
+    @Bean
+    QueryEmbeddingCache queryEmbeddingCache(EmbeddingModelChoice model,
+                                            @Value("${poimen.query.embedding-cache.max-size:10000}") long maxSize,
+                                            @Value("${poimen.query.embedding-cache.ttl:1h}") java.time.Duration ttl,
+                                            io.micrometer.core.instrument.MeterRegistry registry) {
+        return new QueryEmbeddingCache(model.id(), maxSize, ttl, registry);
     }
 
     @Bean

@@ -1,12 +1,16 @@
 package io.poimen.memory.config;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import io.poimen.memory.cluster.ClusterProperties;
+import io.poimen.memory.cluster.IndexFollower;
+import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.index.ingest.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
 import io.poimen.memory.index.ingest.VectorModelCheck;
@@ -15,6 +19,7 @@ import io.poimen.memory.index.jdbc.PgVectorIndex;
 import io.poimen.memory.index.lucene.LuceneLexicalIndex;
 import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
+import io.poimen.memory.index.opensearch.OpenSearchRestClients;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.FaultInjectedEmbeddingModel;
 import io.poimen.memory.ops.RetrievalMetrics;
@@ -23,7 +28,6 @@ import io.poimen.memory.vault.VaultScanner;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
-import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.RestClient;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch._types.Refresh;
@@ -59,8 +63,8 @@ public class StoreConfig {
     }
 
     @Bean
-    NoteStore noteStore(DataSource dataSource) {
-        return new JdbcNoteStore(dataSource);
+    NoteStore noteStore(DataSource dataSource, ClusterProperties cluster) {
+        return new JdbcNoteStore(dataSource, cluster.nodeId());
     }
 
     @Bean(destroyMethod = "close")
@@ -84,8 +88,10 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
-    RestClient openSearchRestClient(PoimenProperties props) throws java.net.URISyntaxException {
-        return RestClient.builder(HttpHost.create(props.opensearch().url())).build();
+    RestClient openSearchRestClient(PoimenProperties props,
+                                    @Value("${poimen.opensearch.ca-bundle:}") String caBundle) {
+        return OpenSearchRestClients.create(props.opensearch().url(), props.opensearch().username(),
+                props.opensearch().password(), caBundle.isBlank() ? null : Path.of(caBundle));
     }
 
     @Bean
@@ -108,13 +114,18 @@ public class StoreConfig {
     }
 
     @Bean
+    BulkReindex bulkReindex(VectorIndex vectors, @Value("${poimen.vault.bulk-threshold:5000}") int threshold) {
+        return new BulkReindex(vectors, threshold);
+    }
+
+    @Bean
     VectorModelCheck vectorModelCheck(VectorIndex vectors, NoteStore notes, ChunkEmbedder embedder) {
         return new VectorModelCheck(vectors, notes, embedder);
     }
 
     @Bean
     IndexBootstrap indexBootstrap(NoteStore notes, TfIdfIndex tfidf, GraphService graph, ProducerTemplate producer,
-                                  PoimenProperties props) {
-        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault());
+                                  PoimenProperties props, IndexFollower follower, Leadership leadership) {
+        return new IndexBootstrap(notes, tfidf, graph, producer, props.vault(), follower, leadership);
     }
 }

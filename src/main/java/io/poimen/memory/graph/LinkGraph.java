@@ -112,6 +112,21 @@ public final class LinkGraph {
         });
     }
 
+    /**
+     * {@link #projectScope(String)} walking only through notes {@code readable} accepts: a note the caller may not
+     * read is neither in the scope nor a way into it, so the scope does not depend on unreadable notes or their links.
+     */
+    public Set<String> projectScope(String project, Predicate<String> readable) {
+        Set<String> full = projectScope(project);
+        if (full.stream().allMatch(readable)) {
+            return full;
+        }
+        List<String> own = notes.stream().filter(n -> project.equals(VaultPaths.projectOf(n)) && readable.test(n))
+                .toList();
+        return traverse(own, to -> (VaultPaths.isShared(to) || project.equals(VaultPaths.projectOf(to)))
+                && readable.test(to));
+    }
+
     private Set<String> traverse(Collection<String> from, Predicate<String> follow) {
         Set<String> seen = new LinkedHashSet<>(from);
         Deque<String> queue = new ArrayDeque<>(seen);

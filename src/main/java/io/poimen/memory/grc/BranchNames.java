@@ -7,7 +7,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-/** Branch names of drafts: {@code edit/<user>/<slug>-<yyyyMMddHHmmss>} (UTC), valid git ref names. */
+/**
+ * Branch names of drafts: {@code edit/<user>/<slug>-<yyyyMMddHHmmss>-<draft id prefix>} (UTC), valid git ref
+ * names. The draft id part keeps two drafts of same-named notes made in the same second on their own branches.
+ */
 public final class BranchNames {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
             .withZone(ZoneOffset.UTC);
@@ -18,6 +21,11 @@ public final class BranchNames {
 
     public static String of(Caller caller, String documentPath, Instant at) {
         return "edit/" + user(caller) + "/" + slug(documentPath) + "-" + STAMP.format(at);
+    }
+
+    public static String of(Caller caller, String documentPath, Instant at, String draftId) {
+        String unique = clean(draftId).replace("-", "");
+        return of(caller, documentPath, at) + "-" + unique.substring(0, Math.min(8, unique.length()));
     }
 
     /** The user part: the e-mail's local part, else the name, else the subject. */

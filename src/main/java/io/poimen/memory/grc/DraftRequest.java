@@ -15,6 +15,13 @@ public record DraftRequest(String documentPath, String content, String message) 
     public static final int MAX_CONTENT_BYTES = 1024 * 1024;
     private static final Pattern WINDOWS_DRIVE = Pattern.compile("^[A-Za-z]:.*");
 
+    /** {@code projects/<p>/<...>} or {@code shared/<...>}, as written (folders are case-sensitive). */
+    static boolean inWritableFolder(String path) {
+        String[] segments = path.split("/", -1);
+        return segments.length >= 3 && segments[0].equals("projects")
+                || segments.length >= 2 && segments[0].equals("shared");
+    }
+
     /** Rejects what must not reach git: paths outside the vault, non-notes, oversized or empty parts. */
     public DraftRequest validated() {
         if (documentPath == null || documentPath.isBlank()) {
@@ -29,6 +36,10 @@ public record DraftRequest(String documentPath, String content, String message) 
                 throw ApiException.badRequest("document_path must stay inside the vault (no empty, '.', '..' "
                         + "or '.git' segments): " + path);
             }
+        }
+        if (!inWritableFolder(path)) {
+            throw ApiException.badRequest("document_path must be a note inside a project (projects/<project>/...) "
+                    + "or under shared/: " + path);
         }
         if (!path.endsWith(".md")) {
             throw ApiException.badRequest("document_path must be a markdown note ending in .md: " + path);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.web.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,7 @@ public class GrcApi {
         }
         Caller caller = callers.caller(exchange);
         access.requireWrite(caller, request.documentPath(), traceId(exchange));
+        refuseCaseClash(request.documentPath());
         if (unchanged(request)) {
             throw ApiException.unprocessable("content is identical to " + request.documentPath() + " in the vault");
         }
@@ -62,8 +64,9 @@ public class GrcApi {
         String email = caller.email() != null && !caller.email().isBlank() ? caller.email()
                 : BranchNames.clean(caller.subject()) + "@" + git.noreplyDomain();
         String name = caller.name() != null && !caller.name().isBlank() ? caller.name() : caller.subject();
-        Draft draft = new Draft(UUID.randomUUID().toString(), caller.subject(), name, email, request.documentPath(),
-                request.content(), request.message(), BranchNames.of(caller, request.documentPath(), now),
+        String id = UUID.randomUUID().toString();
+        Draft draft = new Draft(id, caller.subject(), name, email, request.documentPath(),
+                request.content(), request.message(), BranchNames.of(caller, request.documentPath(), now, id),
                 DraftStatus.PENDING, 0, null, null, null,
                 now.plus(forgejoSettings.delivery().deliveringTimeout()), now, now);
         drafts.insert(draft);
@@ -124,7 +127,11 @@ public class GrcApi {
         return body;
     }
 
-    /** {@code GET /memory/grc/status?pr=N}: open, merged or closed, and the review state. */
+    /**
+     * {@code GET /memory/grc/status?pr=N}: open, merged or closed, and the review state, of a pull request this hub
+     * opened (a stored draft) and only to a caller who may read the draft's note. Every other number, and a draft
+     * the caller may not read, answers the same 404 without asking Forgejo.
+     */
     public Map<String, Object> status(@Header("pr") String pr, Exchange exchange) {
         Caller caller = callers.caller(exchange);
         int number;
@@ -133,8 +140,13 @@ public class GrcApi {
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("pr must be a pull request number, got: " + pr);
         }
-        drafts.findByPullRequest(number)
-                .ifPresent(d -> access.requireRead(caller, d.documentPath(), traceId(exchange)));
+        ApiException unknown = ApiException.notFound("pull request #" + number + " not found");
+        Draft draft = drafts.findByPullRequest(number).orElseThrow(() -> unknown);
+        try {
+            access.requireRead(caller, draft.documentPath(), traceId(exchange));
+        } catch (ApiException e) {
+            throw e.status() == 403 ? unknown : e;
+        }
         PullRequest pull;
         String review;
         try {
@@ -143,7 +155,7 @@ public class GrcApi {
         } catch (ForgejoUnavailableException e) {
             throw new ApiException(503, "forgejo_unavailable", e.getMessage());
         } catch (ForgejoRequestException e) {
-            throw e.status() == 404 ? ApiException.notFound("pull request #" + number + " not found")
+            throw e.status() == 404 ? unknown
                     : new ApiException(502, "forgejo_error", e.getMessage());
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -182,6 +194,32 @@ public class GrcApi {
         return v.asText();
     }
 
+    /**
+     * A path that differs only in case from an existing file or folder would become a second note on Linux and
+     * clash on case-insensitive checkouts (macOS, Windows): 409.
+     */
+    private void refuseCaseClash(String documentPath) {
+        Path dir = vault.normalize();
+        for (String segment : documentPath.split("/")) {
+            if (!Files.isDirectory(dir)) {
+                return;
+            }
+            String clash = null;
+            try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+                clash = entries.map(p -> p.getFileName().toString())
+                        .filter(n -> !n.equals(segment) && n.equalsIgnoreCase(segment)).findFirst().orElse(null);
+            } catch (IOException e) {
+                return;
+            }
+            if (clash != null) {
+                String existing = vault.normalize().relativize(dir.resolve(clash)).toString().replace('\\', '/');
+                throw new ApiException(409, "case_clash", "document_path " + documentPath
+                        + " differs only in case from the existing " + existing);
+            }
+            dir = dir.resolve(segment);
+        }
+    }
+
     private boolean unchanged(DraftRequest request) {
         Path file = vault.resolve(request.documentPath()).normalize();
         try {
@@ -192,8 +230,8 @@ public class GrcApi {
         }
     }
 
+    /** The hub's own trace id, the response's {@code X-Trace-Id} (never a client-supplied header). */
     static String traceId(Exchange exchange) {
-        String header = exchange.getMessage().getHeader("X-Request-Id", String.class);
-        return header != null && !header.isBlank() ? header : exchange.getExchangeId();
+        return ExchangeSecurity.traceId(exchange);
     }
 }

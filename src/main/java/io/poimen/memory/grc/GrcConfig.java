@@ -62,8 +62,8 @@ public class GrcConfig {
     }
 
     @Bean
-    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, Clock clock) {
-        return new VaultSync(vault, git, callers, clock);
+    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock) {
+        return new VaultSync(vault, git, callers, access, clock);
     }
 
     @Bean

@@ -1,7 +1,11 @@
 package io.poimen.memory.grc;
 
 import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.web.ApiException;
+import io.poimen.memory.web.ReadAccess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,6 +37,7 @@ public class VaultSync {
     private final VaultGit vault;
     private final GitProperties git;
     private final CallerResolver callers;
+    private final AccessChecks access;
     private final Clock clock;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong runs = new AtomicLong();
@@ -43,10 +48,11 @@ public class VaultSync {
     private List<FileChange> filesChanged = List.of();
     private int notesReindexed;
 
-    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, Clock clock) {
+    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock) {
         this.vault = vault;
         this.git = git;
         this.callers = callers;
+        this.access = access;
         this.clock = clock;
     }
 
@@ -129,11 +135,28 @@ public class VaultSync {
                 List.copyOf(new ArrayList<>(errors)), requests.get(), runs.get());
     }
 
-    /** {@code GET /memory/sync/status} for an authenticated caller. */
+    /**
+     * {@code GET /memory/sync/status} for an authenticated caller: changed files only where the caller may read the
+     * path (and, for a rename, the old path too).
+     */
     public SyncStatus report(Exchange exchange) {
-        callers.caller(exchange);
+        ReadAccess read = new ReadAccess(access, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-        return status();
+        SyncStatus s = status();
+        List<FileChange> visible = s.filesChanged().stream()
+                .filter(f -> readable(read, f.path()) && (f.oldPath() == null || readable(read, f.oldPath())))
+                .toList();
+        return new SyncStatus(s.enabled(), s.lastCommit(), s.lastSync(), s.lastAttempt(), visible,
+                s.notesReindexed(), s.errors(), s.requests(), s.runs());
+    }
+
+    /** A path that is not a safe vault path (it cannot be a note) is left out rather than failing the status. */
+    private static boolean readable(ReadAccess read, String path) {
+        try {
+            return read.allows(path);
+        } catch (ApiException e) {
+            return false;
+        }
     }
 
     private synchronized boolean hasErrors() {

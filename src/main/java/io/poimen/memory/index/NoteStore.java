@@ -40,6 +40,9 @@ public interface NoteStore {
 
     List<Chunk> allChunks();
 
+    /** The chunks of the notes at {@code paths}, by path and ordinal (none for a note that is not stored). */
+    List<Chunk> chunksOfNotes(Collection<String> paths);
+
     List<WikiLink> links();
 
     /** The links written in the note at {@code sourcePath}, in the order stored. */

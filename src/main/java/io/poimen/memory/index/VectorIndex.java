@@ -28,6 +28,18 @@ public interface VectorIndex {
      */
     void clearForModel();
 
+    /**
+     * Before loading many vectors at once: an index may stop maintaining its search structure meanwhile
+     * (pgvector drops its HNSW index). Searches stay exact and correct, only slower, until
+     * {@link #endBulkLoad()}.
+     */
+    default void beginBulkLoad() {
+    }
+
+    /** After a bulk load (and before any other load): builds the search structure if it is missing. */
+    default void endBulkLoad() {
+    }
+
     /** Short name for logs and health: "pgvector", "lucene-hnsw". */
     String name();
 }

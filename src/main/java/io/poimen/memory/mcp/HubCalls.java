@@ -1,15 +1,24 @@
 package io.poimen.memory.mcp;
 
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.poimen.memory.security.CallerFilter;
+import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.TraceIds;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
-import org.springframework.http.HttpHeaders;
 
 /**
- * Calls the hub's own routes for an MCP tool, as the HTTP API would: the caller's {@code Authorization} header goes
- * on the message, so the routes resolve the same caller and apply the same access checks and error mapping.
+ * Calls the hub's own routes for an MCP tool, as the HTTP API would. The {@code /mcp} request went through the
+ * same security filter chain as the REST API (bearer validated, caller resolved by {@link CallerFilter}); its
+ * caller and trace id travel in the MCP transport context and are bound to the route's exchange, so the routes'
+ * {@code CallerResolver} sees the same caller and applies the same access checks, audit and error mapping.
  */
 public class HubCalls {
+    private static final String CALLER = "poimen.caller";
+    private static final String TRACE_ID = "poimen.traceId";
 
     /** What a route answered: its HTTP status (200 unless the route set one) and JSON body. */
     public record Answer(int status, String json) {
@@ -24,13 +33,32 @@ public class HubCalls {
         this.producer = producer;
     }
 
-    public Answer call(String endpoint, String authorization, Object body, Map<String, Object> headers) {
+    /** The MCP transport context of one {@code /mcp} request: the caller and trace id the filters stored on it. */
+    public static McpTransportContext context(HttpServletRequest request) {
+        Map<String, Object> values = new HashMap<>();
+        Object caller = request.getAttribute(CallerFilter.ATTRIBUTE);
+        Object traceId = request.getAttribute(TraceIds.ATTRIBUTE);
+        if (caller != null) {
+            values.put(CALLER, caller);
+        }
+        if (traceId != null) {
+            values.put(TRACE_ID, traceId);
+        }
+        return values.isEmpty() ? McpTransportContext.EMPTY : McpTransportContext.create(values);
+    }
+
+    public Answer call(String endpoint, McpTransportContext context, Object body, Map<String, Object> headers) {
         Exchange done = producer.send(endpoint, ex -> {
-            ex.getMessage().setHeaders(new java.util.HashMap<>(headers));
-            if (authorization != null) {
-                ex.getMessage().setHeader(HttpHeaders.AUTHORIZATION, authorization);
+            if (context != null) {
+                ExchangeSecurity.bind(ex, context.get(CALLER), context.get(TRACE_ID));
             }
+            ex.getMessage().setHeaders(new HashMap<>(headers));
             ex.getMessage().setBody(body);
+            // the audit rows of the call carry the MCP request's own X-Trace-Id when it runs on that request
+            String trace = org.slf4j.MDC.get(io.poimen.memory.security.TraceIdFilter.MDC_KEY);
+            if (trace != null) {
+                ex.setProperty(io.poimen.memory.security.ExchangeSecurity.TRACE_PROPERTY, trace);
+            }
         });
         if (done.getException() != null) {
             throw new IllegalStateException(endpoint + " failed: " + done.getException().getMessage(),

@@ -1,23 +1,21 @@
 package io.poimen.memory.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.util.Map;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
 
 /**
- * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC). The request's
- * {@code Authorization} header is put into the MCP transport context, from where the tools pass it on.
+ * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC), behind the same
+ * security filter chain as the REST API. The caller the chain resolved from the request's bearer goes into the MCP
+ * transport context ({@link HubCalls#context}), from where the tools pass it on to the routes.
  */
 @Configuration
 public class McpConfig {
@@ -34,11 +32,7 @@ public class McpConfig {
         return HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mcpJsonMapper)
                 .mcpEndpoint(ENDPOINT)
-                .contextExtractor(request -> {
-                    String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-                    return authorization == null ? McpTransportContext.EMPTY
-                            : McpTransportContext.create(Map.of(MemoryTools.AUTHORIZATION, authorization));
-                })
+                .contextExtractor(HubCalls::context)
                 .build();
     }
 
@@ -57,16 +51,24 @@ public class McpConfig {
         return new MemoryTools(new HubCalls(producer), mcpJsonMapper);
     }
 
+    @Bean
+    AgentTools agentTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
+        return new AgentTools(new HubCalls(producer), mcpJsonMapper);
+    }
+
     @Bean(destroyMethod = "close")
     McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, McpJsonMapper mcpJsonMapper,
-                            MemoryTools tools) {
+                            MemoryTools tools, AgentTools agentTools) {
         return McpServer.sync(transport)
                 .serverInfo("poimen-memory", "0.1.0")
                 .jsonMapper(mcpJsonMapper)
                 .instructions("Team memory: search_memory for chunks in a project, read_note for a whole note, "
-                        + "list_skills for shared skills. Your bearer token decides what you may read.")
+                        + "list_skills for shared skills, build_context for a note and its links, recent_changes "
+                        + "for what changed; propose_edit opens a draft for review, draft_status follows it. Your "
+                        + "bearer token decides what you may read and write.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(tools.specifications())
+                .tools(java.util.stream.Stream.concat(tools.specifications().stream(),
+                        agentTools.specifications().stream()).toList())
                 .build();
     }
 }

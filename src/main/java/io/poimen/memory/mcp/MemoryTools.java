@@ -15,13 +15,10 @@ import java.util.Map;
 
 /**
  * The MCP tools: {@code search_memory}, {@code read_note} and {@code list_skills}. Each sends to the same route the
- * HTTP API uses ({@code direct:query}, {@code direct:vault-file}, {@code direct:vault-skills}) with the MCP request's
- * bearer token, so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
+ * HTTP API uses ({@code direct:query}, {@code direct:vault-file}, {@code direct:vault-skills}) as the caller of the
+ * MCP request ({@link HubCalls}), so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
  */
 public class MemoryTools {
-    /** Key of the {@code Authorization} header in the MCP transport context. */
-    public static final String AUTHORIZATION = "authorization";
-
     private final HubCalls hub;
     private final ObjectMapper json = new ObjectMapper();
     private final McpJsonMapper mcpJson;
@@ -75,7 +72,7 @@ public class MemoryTools {
         if (exchange.sessionId() != null) {
             body.put("session_id", exchange.sessionId());
         }
-        HubCalls.Answer answer = hub.call("direct:query", authorization(exchange), write(body), Map.of());
+        HubCalls.Answer answer = hub.call("direct:query", exchange.transportContext(), write(body), Map.of());
         if (!answer.ok()) {
             return error(answer);
         }
@@ -103,18 +100,13 @@ public class MemoryTools {
         if (path != null) {
             headers.put("path", path.toString());
         }
-        HubCalls.Answer answer = hub.call("direct:vault-file", authorization(exchange), null, headers);
+        HubCalls.Answer answer = hub.call("direct:vault-file", exchange.transportContext(), null, headers);
         return answer.ok() ? ok(read(answer.json())) : error(answer);
     }
 
     McpSchema.CallToolResult listSkills(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-        HubCalls.Answer answer = hub.call("direct:vault-skills", authorization(exchange), null, Map.of());
+        HubCalls.Answer answer = hub.call("direct:vault-skills", exchange.transportContext(), null, Map.of());
         return answer.ok() ? ok(read(answer.json())) : error(answer);
-    }
-
-    private static String authorization(McpSyncServerExchange exchange) {
-        Object value = exchange.transportContext() != null ? exchange.transportContext().get(AUTHORIZATION) : null;
-        return value != null ? value.toString() : null;
     }
 
     private McpSchema.CallToolResult ok(JsonNode result) {

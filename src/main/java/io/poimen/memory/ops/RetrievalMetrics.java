@@ -65,18 +65,22 @@ public class RetrievalMetrics {
      */
     public void query(QueryContext ctx) {
         for (Branch b : Branch.values()) {
-            Long ms = ctx.timingsMs.get(b.key());
+            Double ms = ctx.timingsMs.get(b.key());
             if (ms != null) {
-                branch(b.key(), !ctx.degraded.containsKey(b.key()), Duration.ofMillis(ms));
+                branch(b.key(), !ctx.degraded.containsKey(b.key()), nanos(ms));
             }
         }
-        Long fusionMs = ctx.timingsMs.get("fusion");
+        Double fusionMs = ctx.timingsMs.get("fusion");
         if (fusionMs != null) {
-            fusion.record(Duration.ofMillis(fusionMs));
+            fusion.record(nanos(fusionMs));
         }
         for (String b : ctx.degraded.keySet()) {
             degraded(b);
         }
+    }
+
+    private static Duration nanos(double millis) {
+        return Duration.ofNanos(Math.round(millis * 1e6));
     }
 
     public void branch(String branch, boolean ok, Duration took) {

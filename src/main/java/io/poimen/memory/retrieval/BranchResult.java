@@ -9,21 +9,21 @@ import java.util.Objects;
  *
  * @param branch the branch
  * @param hits   candidates in the branch's rank order (best first); empty when the branch failed
- * @param tookMs wall time of the branch
+ * @param tookMs wall time of the branch in milliseconds (fractional)
  * @param error  null when the branch answered, else a short reason (timeout, engine down); such a branch is
  *               reported as degraded and takes no part in fusion
  */
-public record BranchResult(Branch branch, List<Hit> hits, long tookMs, String error) {
+public record BranchResult(Branch branch, List<Hit> hits, double tookMs, String error) {
     public BranchResult {
         Objects.requireNonNull(branch, "branch");
         hits = hits == null ? List.of() : List.copyOf(hits);
     }
 
-    public static BranchResult ok(Branch branch, List<Hit> hits, long tookMs) {
+    public static BranchResult ok(Branch branch, List<Hit> hits, double tookMs) {
         return new BranchResult(branch, hits, tookMs, null);
     }
 
-    public static BranchResult failed(Branch branch, String error, long tookMs) {
+    public static BranchResult failed(Branch branch, String error, double tookMs) {
         return new BranchResult(branch, List.of(), tookMs, error == null || error.isBlank() ? "failed" : error);
     }
 

@@ -8,11 +8,9 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.retrieval.select.MetadataBooster;
 import io.poimen.memory.retrieval.select.SelectionItem;
-import io.poimen.memory.vault.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Header;
@@ -33,24 +31,21 @@ public class BranchSearches {
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final Availability embedding;
-    private final ChunkRows rows;
-
     private final String queryPrefix;
 
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                          Availability embedding, ChunkRows rows) {
-        this(tfidf, vectors, lexical, embedding, rows, "");
+                          Availability embedding) {
+        this(tfidf, vectors, lexical, embedding, "");
     }
 
     /** @param queryPrefix what the embedding model wants in front of a query (BGE's instruction), or "" */
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                          Availability embedding, ChunkRows rows, String queryPrefix) {
+                          Availability embedding, String queryPrefix) {
         this.queryPrefix = queryPrefix;
         this.tfidf = tfidf;
         this.vectors = vectors;
         this.lexical = lexical;
         this.embedding = embedding;
-        this.rows = rows;
     }
 
     public boolean runs(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
@@ -65,7 +60,7 @@ public class BranchSearches {
      */
     public BranchResult tfidf(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
-        List<Hit> hits = tfidf.search(ctx.query.terms(), ctx.request.project(), ctx.scope.paths(),
+        List<Hit> hits = tfidf.search(ctx.query.terms(), ctx.request.project(), ctx.scope.paths(), ctx.readable,
                 ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.TFIDF, boosted(ctx, hits), millisSince(t0));
     }
@@ -75,13 +70,12 @@ public class BranchSearches {
             return hits;
         }
         MetadataBooster booster = booster(ctx.settings);
-        Map<String, Chunk> chunks = ctx.chunks(hits.stream().map(Hit::chunkId).toList(), rows);
         List<Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
-            Chunk c = chunks.get(h.chunkId());
-            double factor = c == null ? 1.0 : booster.boost(ctx.query, new SelectionItem(c.id(), c.path(),
-                    c.ordinal(), h.score(), c.tokens(), c.text(), c.metadata().keyTerms(),
-                    c.metadata().category())).factor();
+            // the index keeps the key terms and category: no chunk row is read here
+            TfIdfIndex.ChunkMetadataView m = tfidf.metadata(h.chunkId());
+            double factor = m == null ? 1.0 : booster.boost(ctx.query, new SelectionItem(h.chunkId(), m.path(), 0,
+                    h.score(), 0, "", m.keyTerms(), m.category())).factor();
             out.add(new Hit(h.chunkId(), h.score() * factor));
         }
         out.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
@@ -107,6 +101,7 @@ public class BranchSearches {
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
                                  @Header(VECTOR_HEADER) float[] vector, @ExchangeProperty(STARTED) Long started) {
         long t0 = started != null ? started : System.nanoTime();
+        ctx.time("embedding", t0);
         embedding.succeeded();
         List<Hit> hits = vectors.search(vector, ctx.scope, ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0));
@@ -135,7 +130,7 @@ public class BranchSearches {
         return text.toString().trim();
     }
 
-    static long millisSince(long nanos) {
-        return (System.nanoTime() - nanos) / 1_000_000;
+    static double millisSince(long nanos) {
+        return QueryContext.millisSince(nanos);
     }
 }

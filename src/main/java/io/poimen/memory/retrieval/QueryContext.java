@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * One query on its way through the route. The branches of the multicast share it (each answers into
@@ -23,15 +24,24 @@ public final class QueryContext {
     public final QueryRequest request;
     public final RetrievalSettings settings;
     public final long startedNanos = System.nanoTime();
+    /** When the last step before the multicast, or the fusion, ended (times the steps between beans). */
+    volatile long mark = startedNanos;
     public NormalizedQuery query;
     public RoutePlan plan;
     public SearchScope scope;
+    /** The notes the caller may read (set by the access check before planning); null: every note (no-auth mode). */
+    public Predicate<String> readable;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
     /** Written by branches running in parallel, so a concurrent sorted map. */
     public final Map<String, String> degraded = new ConcurrentSkipListMap<>();
-    public final Map<String, Long> timingsMs = new ConcurrentSkipListMap<>();
+    /** Step → milliseconds, to the microsecond: the steps of a fast route take well under one millisecond. */
+    public final Map<String, Double> timingsMs = new ConcurrentSkipListMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
-    /** Chunk rows already read during this query (by the TF-IDF branch), so selection does not read them again. */
+    /** The distinct candidates the token budget chose from, best first (set by selection; session contexts). */
+    public List<io.poimen.memory.retrieval.select.SelectionItem> selectable = List.of();
+    /** The in-scope candidates of the fused list selection started from (before near-duplicate removal). */
+    public List<io.poimen.memory.retrieval.select.SelectionItem> candidatePool = List.of();
+    /** Chunk rows already read during this query, so a later step does not read them again. */
     final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
 
     public QueryContext(QueryRequest request, RetrievalSettings settings) {
@@ -53,6 +63,25 @@ public final class QueryContext {
             }
         });
         return out;
+    }
+
+    /** A chunk row read during this query, or null. */
+    public Chunk chunkRow(String id) {
+        return chunkRows.get(id);
+    }
+
+    void mark() {
+        mark = System.nanoTime();
+    }
+
+    /** Records {@code step} as the time since {@code startNanos}. */
+    public void time(String step, long startNanos) {
+        timingsMs.put(step, millisSince(startNanos));
+    }
+
+    /** Milliseconds since {@code nanos}, rounded to the microsecond. */
+    public static double millisSince(long nanos) {
+        return Math.round((System.nanoTime() - nanos) / 1_000.0) / 1_000.0;
     }
 
     public void answer(BranchResult result) {

@@ -15,6 +15,7 @@ public class QueryFusion {
 
     public void fuse(QueryContext ctx) {
         long t0 = System.nanoTime();
+        ctx.time("branches", ctx.mark); // wall time of the multicast: the slowest branch and the dispatch
         List<BranchResult> answered = new ArrayList<>();
         for (Branch b : Branch.values()) {
             if (!ctx.runs(b)) {
@@ -34,7 +35,8 @@ public class QueryFusion {
         ctx.fused = answered.isEmpty() ? List.of()
                 : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration())
                         .fuse(answered, ctx.settings.fusion());
-        ctx.timingsMs.put("fusion", BranchSearches.millisSince(t0));
+        ctx.time("fusion", t0);
+        ctx.mark();
         metrics.query(ctx);
     }
 }

@@ -16,7 +16,7 @@ import io.poimen.memory.retrieval.select.ShingleDeduplicator;
 import io.poimen.memory.retrieval.select.TokenBudgetSelector;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.web.ApiException;
-import java.io.IOException;
+import io.poimen.memory.web.StrictJson;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,6 +32,9 @@ import org.apache.camel.ExchangeProperty;
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
     static final int MAX_BODY_BYTES = 64 * 1024;
+    static final int MAX_PROJECT_CHARS = 128;
+    private static final java.util.regex.Pattern PROJECT_NAME =
+            java.util.regex.Pattern.compile("[^/\\\\\\p{Cntrl}]+");
 
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
@@ -44,7 +47,7 @@ public class QueryPipeline {
 
     public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
                          Availability embedding) {
-        this.json = json;
+        this.json = StrictJson.mapper(json);
         this.policy = policy;
         this.graph = graph;
         this.rows = rows;
@@ -53,25 +56,23 @@ public class QueryPipeline {
 
     /** Step 1: JSON body → checked request with the effective settings (policy + per-request overrides). */
     public QueryContext parse(byte[] body) {
+        long t0 = System.nanoTime();
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {project, query}");
         }
         if (body.length > MAX_BODY_BYTES) {
             throw new ApiException(413, "payload_too_large", "body over " + MAX_BODY_BYTES + " bytes");
         }
-        QueryRequest req;
-        try {
-            req = json.readValue(body, QueryRequest.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw ApiException.badRequest("malformed query JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw ApiException.badRequest("unreadable body: " + e.getMessage());
-        }
-        return new QueryContext(check(req), effectiveSettings(req));
+        QueryRequest req = StrictJson.read(json, body, QueryRequest.class, "query JSON");
+        QueryContext ctx = new QueryContext(check(req), effectiveSettings(req));
+        ctx.time("parse", t0);
+        return ctx;
     }
 
     /** Step 2: normalise, route (hybrid / lexical / ...), and scope to the project's wiki graph. */
     public QueryContext plan(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+        long t0 = System.nanoTime();
+        ctx.time("access", ctx.startedNanos); // the project check ran between parse and here
         String project = ctx.request.project();
         if (!graph.current().projects().contains(project)) {
             throw ApiException.notFound("unknown project: " + project);
@@ -81,43 +82,58 @@ public class QueryPipeline {
         if (!embedding.available() && router.route(ctx.query, ctx.request.searchMethod(), true).runs(Branch.SEMANTIC)) {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
-        ctx.scope = new SearchScope(graph.current().projectScope(project),
+        // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
+        ctx.scope = new SearchScope(ctx.readable == null ? graph.current().projectScope(project)
+                : graph.current().projectScope(project, ctx.readable),
                 ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
+        ctx.time("plan", t0);
+        ctx.mark();
         return ctx;
     }
 
     /** Step 4 (after fusion): tag filter, near-duplicates, top-k, token budget, stable order. */
     public QueryResponse select(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
+        ctx.time("result_access", ctx.mark); // the filter of readable results ran between fusion and here
         RetrievalSettings s = ctx.settings;
         List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
-        Map<String, Chunk> chunks = ctx.chunks(pool.stream().map(FusedCandidate::chunkId).toList(), rows);
+        // twice top-k distinct chunks leave the budget room to back-fill; rows are read best first, a batch of
+        // that size at a time, until the deduplication keeps enough: most of the pool is never read. A session
+        // turn reads the whole pool: its context may carry any still-relevant candidate
+        int wanted = 2 * s.topK();
+        boolean wholePool = ctx.request.sessionId() != null;
+        ShingleDeduplicator dedup = new ShingleDeduplicator(s.shingleSize(), s.jaccard());
+        Map<String, Chunk> chunks = new HashMap<>();
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
-        for (FusedCandidate c : pool) {
-            Chunk chunk = chunks.get(c.chunkId());
-            if (chunk == null || !ctx.scope.contains(chunk.path()) || !chunk.tags().containsAll(ctx.scope.tags())) {
-                continue;
+        List<SelectionItem> distinct = List.of();
+        for (int from = 0; from < pool.size() && (wholePool || distinct.size() < wanted); from += wanted) {
+            List<FusedCandidate> batch = pool.subList(from, Math.min(pool.size(), from + wanted));
+            chunks.putAll(ctx.chunks(batch.stream().map(FusedCandidate::chunkId).toList(), rows));
+            for (FusedCandidate c : batch) {
+                Chunk chunk = chunks.get(c.chunkId());
+                if (chunk == null || !ctx.scope.contains(chunk.path())
+                        || !chunk.tags().containsAll(ctx.scope.tags())) {
+                    continue;
+                }
+                byId.put(c.chunkId(), c);
+                items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
+                        chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
             }
-            byId.put(c.chunkId(), c);
-            items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
-                    chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
+            distinct = dedup.deduplicate(items, wanted).kept();
         }
+        TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         // the boosts were applied to the TF-IDF branch's scores; here they are only reported
         MetadataBooster booster = BranchSearches.booster(s);
-        Map<String, MetadataBooster.Boost> boosts = new HashMap<>();
-        items.forEach(i -> boosts.put(i.chunkId(), booster.boost(ctx.query, i)));
-        // twice top-k distinct chunks leave the budget room to back-fill
-        List<SelectionItem> distinct = new ShingleDeduplicator(s.shingleSize(), s.jaccard())
-                .deduplicate(items, 2 * s.topK()).kept();
-        TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
+        ctx.selectable = distinct;
+        ctx.candidatePool = items;
         List<QueryResponse.Result> results = selection.selected().stream()
-                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), boosts.get(i.chunkId()),
+                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), booster.boost(ctx.query, i),
                         ctx.settings.fusion()))
                 .toList();
         List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
-        ctx.timingsMs.put("selection", BranchSearches.millisSince(t0));
-        ctx.timingsMs.put("total", BranchSearches.millisSince(ctx.startedNanos));
+        ctx.time("selection", t0);
+        ctx.time("total", ctx.startedNanos);
         return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
                 List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
                 new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);
@@ -149,6 +165,13 @@ public class QueryPipeline {
         if (r.query() == null || r.query().isBlank()) {
             throw ApiException.badRequest("query is required");
         }
+        if (r.project().length() > MAX_PROJECT_CHARS || !PROJECT_NAME.matcher(r.project()).matches()) {
+            // a project is one folder name under projects/; anything else is refused before it is audited
+            throw ApiException.badRequest("project must be a folder name under projects/ (at most "
+                    + MAX_PROJECT_CHARS + " characters, no '/', '\\' or control characters)");
+        }
+        checkId("agent_id", r.agentId(), 128, true);
+        checkId("session_id", r.sessionId(), 256, false);
         if (r.query().length() > MAX_QUERY_CHARS) {
             throw new ApiException(413, "query_too_long", "query over " + MAX_QUERY_CHARS + " characters");
         }
@@ -166,6 +189,17 @@ public class QueryPipeline {
             throw ApiException.unprocessable("fusion must be one of " + FusionMethods.names() + ", got " + r.fusion());
         }
         return r;
+    }
+
+    private static void checkId(String field, String id, int max, boolean noSlash) {
+        if (id == null) {
+            return;
+        }
+        if (id.isBlank() || id.length() > max || id.chars().anyMatch(c -> c < 0x20 || c == 0x7f)
+                || (noSlash && id.indexOf('/') >= 0)) {
+            throw ApiException.badRequest(field + " must be a non-empty string of at most " + max
+                    + " characters without control characters" + (noSlash ? " or '/'" : ""));
+        }
     }
 
     private RetrievalSettings effectiveSettings(QueryRequest r) {

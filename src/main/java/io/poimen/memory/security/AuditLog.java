@@ -48,7 +48,10 @@ public class AuditLog {
         try {
             producer.requestBody(ROUTE, rows);
         } catch (CamelExecutionException e) {
-            database.failed(String.valueOf(e.getCause() != null ? e.getCause() : e));
+            // a row the table refuses (the replay quarantines it) says nothing about the database being down
+            if (!AuditSpool.unwritable(e)) {
+                database.failed(String.valueOf(e.getCause() != null ? e.getCause() : e));
+            }
             if (spooled(rows, traceId, e)) {
                 return;
             }
@@ -87,6 +90,7 @@ public class AuditLog {
         try {
             written = spool.replay(rows -> producer.requestBody(ROUTE, rows));
         } catch (CamelExecutionException e) {
+            // only a database that is down or unwritable gets here: rows it refuses went to the quarantine file
             database.failed(String.valueOf(e.getCause() != null ? e.getCause() : e));
             log.warn("spooled audit decisions not written yet, kept in {}: {}", spool.file(), database.lastFailure());
             return 0;
@@ -98,17 +102,51 @@ public class AuditLog {
         return written;
     }
 
+    /** One row, every text bounded to its column ({@code V3__rbac_audit.sql}) so that the insert cannot fail on it. */
     static Map<String, Object> row(Caller caller, AccessDecision d, String traceId, Timestamp at) {
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("user_id", caller.subject());
-        row.put("user_groups", caller.groups().toArray(String[]::new));
-        row.put("resource_type", d.resource().type());
-        row.put("resource_name", d.resource().name());
-        row.put("action", d.action().key());
-        row.put("decision", d.decision());
-        row.put("reason", d.reason());
+        row.put("user_id", bounded(caller.subject(), 256));
+        row.put("user_groups", caller.groups().stream().limit(MAX_GROUPS).map(g -> bounded(g, 256))
+                .toArray(String[]::new));
+        row.put("resource_type", bounded(d.resource().type(), 32));
+        row.put("resource_name", bounded(d.resource().name(), 256));
+        row.put("action", bounded(d.action().key(), 32));
+        row.put("decision", bounded(d.decision(), 32));
+        row.put("reason", bounded(d.reason(), 256));
         row.put("timestamp", at);
-        row.put("trace_id", traceId);
+        row.put("trace_id", bounded(traceId, 256));
         return row;
+    }
+
+    static final int MAX_GROUPS = 200;
+    static final String TRUNCATED = "...[truncated]";
+
+    /**
+     * {@code value} in at most {@code max} characters (cut values end in {@value #TRUNCATED}), without NUL
+     * (PostgreSQL text refuses it) and without lone surrogates (not encodable as UTF-8).
+     */
+    static String bounded(String value, int max) {
+        if (value == null) {
+            return null;
+        }
+        StringBuilder clean = new StringBuilder(Math.min(value.length(), max + 1));
+        for (int i = 0; i < value.length() && clean.length() <= max; i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                clean.append(c).append(value.charAt(++i));
+            } else if (c == 0 || Character.isSurrogate(c)) {
+                clean.append('\uFFFD');
+            } else {
+                clean.append(c);
+            }
+        }
+        if (clean.length() <= max) {
+            return clean.toString();
+        }
+        int cut = max - TRUNCATED.length();
+        if (Character.isLowSurrogate(clean.charAt(cut))) {
+            cut--;
+        }
+        return clean.substring(0, cut) + TRUNCATED;
     }
 }

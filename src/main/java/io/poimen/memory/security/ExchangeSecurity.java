@@ -23,6 +23,25 @@ public final class ExchangeSecurity {
         return exchange.getIn() instanceof PlatformHttpMessage m ? m.getRequest() : null;
     }
 
+    /**
+     * Binds an exchange that no platform-http consumer started (the SSE endpoint, MCP tool calls) to the caller and
+     * trace id the servlet filters stored for {@code request}, so the {@link CallerResolver} decides as it does for
+     * the REST API. Nothing is read from headers.
+     */
+    public static void bind(Exchange exchange, HttpServletRequest request) {
+        bind(exchange, request.getAttribute(CallerFilter.ATTRIBUTE), request.getAttribute(TraceIds.ATTRIBUTE));
+    }
+
+    /** As {@link #bind(Exchange, HttpServletRequest)}, from values captured from the request earlier. */
+    public static void bind(Exchange exchange, Object caller, Object traceId) {
+        if (caller instanceof Caller c) {
+            exchange.setProperty(CALLER_PROPERTY, c);
+        }
+        if (traceId instanceof String id) {
+            exchange.setProperty(TRACE_PROPERTY, id);
+        }
+    }
+
     static Object requestAttribute(Exchange exchange, String name) {
         HttpServletRequest request = request(exchange);
         return request == null ? null : request.getAttribute(name);

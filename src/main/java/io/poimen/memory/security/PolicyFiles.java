@@ -31,15 +31,17 @@ final class PolicyFiles {
     private record Entry(FileTime modified, long size, Loaded<?> loaded) {
     }
 
-    private final Map<Path, Entry> cache = new ConcurrentHashMap<>();
+    private final Map<String, Entry> cache = new ConcurrentHashMap<>();
 
     @SuppressWarnings("unchecked")
-    <T> Loaded<T> load(Path file, Function<Map<String, Object>, T> parser) {
+    /** {@code key} tells apart parses of one file that depend on who asks (one cache entry per file and key). */
+    <T> Loaded<T> load(Path file, String key, Function<Map<String, Object>, T> parser) {
+        String cacheKey = file + "\u0000" + key;
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
-            cache.remove(file);
+            cache.remove(cacheKey);
             return new Loaded<>(null, null, false);
         } catch (IOException e) {
             return unreadable(file, e);
@@ -47,7 +49,7 @@ final class PolicyFiles {
         if (!attrs.isRegularFile()) {
             return report(file, new Loaded<>(null, "not a regular file", true));
         }
-        Entry e = cache.get(file);
+        Entry e = cache.get(cacheKey);
         if (e != null && e.modified().equals(attrs.lastModifiedTime()) && e.size() == attrs.size()) {
             return (Loaded<T>) e.loaded();
         }
@@ -58,7 +60,7 @@ final class PolicyFiles {
         } catch (IOException | RuntimeException ex) {
             loaded = report(file, new Loaded<>(null, ex.getMessage() == null ? ex.toString() : ex.getMessage(), true));
         }
-        cache.put(file, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
+        cache.put(cacheKey, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
         return loaded;
     }
 

@@ -1,19 +1,24 @@
 package io.poimen.memory.security;
 
 import io.poimen.memory.retrieval.QueryContext;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 
 /**
- * The access steps of the query route: the project check before any search (403 with the reason code), and after
- * fusion the silent removal of candidates under skills or shared folders the caller may not read (one audited
- * decision per distinct resource per request). The local operator of the no-auth mode skips both.
+ * The access steps of the query route: the project check before any search (403 with the reason code), which also
+ * gives the query its read predicate ({@link QueryContext#readable}): the planner builds the search scope from
+ * readable notes only, so a note the caller may not read never enters a branch's candidate list and cannot move a
+ * normalised score or a count. After fusion, candidates are checked once more (a second line, fail closed) and
+ * every decision of the request is audited: one row per distinct folder. The local operator of the no-auth mode
+ * skips all of it.
  */
 public class QueryAccess {
     static final String PROJECT_DECISION = "poimenProjectDecision";
+    static final String SCOPE = "poimenReadableScope";
     private final CallerResolver callers;
     private final AuditedAccess access;
 
@@ -32,6 +37,9 @@ public class QueryAccess {
         AccessDecision d = access.check(caller, VaultResource.project(ctx.request.project()), Action.READ, traceId);
         OidcAccessChecks.orForbidden(d);
         exchange.setProperty(PROJECT_DECISION, d);
+        ReadableScope scope = new ReadableScope(access.engine(), caller);
+        exchange.setProperty(SCOPE, scope);
+        ctx.readable = scope;
     }
 
     public void filterResults(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
@@ -40,13 +48,19 @@ public class QueryAccess {
             return;
         }
         AccessDecision project = exchange.getProperty(PROJECT_DECISION, AccessDecision.class);
-        Set<VaultResource> resources = ResultAccessFilter.resources(ctx.fused);
-        Map<VaultResource, AccessDecision> decisions = new HashMap<>();
-        if (project != null && project.allowed()) {
-            resources.remove(project.resource());
-            decisions.put(project.resource(), project);
+        ReadableScope scope = exchange.getProperty(SCOPE, ReadableScope.class);
+        if (scope == null) {
+            scope = new ReadableScope(access.engine(), caller);
         }
-        decisions.putAll(access.checkAll(caller, resources, Action.READ, ExchangeSecurity.traceId(exchange)));
+        Map<VaultResource, AccessDecision> decisions = new HashMap<>();
+        for (VaultResource r : ResultAccessFilter.resources(ctx.fused)) {
+            decisions.put(r, scope.decision(r));
+        }
+        List<AccessDecision> audited = new ArrayList<>(scope.all());
+        if (project != null) {
+            audited.removeIf(d -> d.resource().equals(project.resource()));
+        }
+        access.record(caller, audited, ExchangeSecurity.traceId(exchange));
         ctx.fused = ResultAccessFilter.readable(ctx.fused, decisions);
     }
 }

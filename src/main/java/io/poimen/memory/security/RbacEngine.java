@@ -18,6 +18,9 @@ import java.util.function.Supplier;
  *       ({@code role_requirement_failed: need <role>}) and, when the policy lists {@code write_groups}, one of
  *       them ({@code not_in_write_groups}).</li>
  * </ol>
+ * Every policy on the note's folder path ({@link PolicyStore#lookup}) is evaluated this way and all must allow
+ * (a nested policy only narrows); a denial by a policy other than the first on the path names its file in the
+ * reason, e.g. {@code not_in_allowed_groups (projects/p/secret/_access.yaml)}.
  */
 public class RbacEngine {
     private final PolicyStore policies;
@@ -33,11 +36,44 @@ public class RbacEngine {
             return checkAdmin(caller, resource);
         }
         PolicyStore.Lookup lookup = policies.lookup(resource);
-        if (lookup.policy() == null) {
+        if (lookup.denyReason() != null) {
             return new AccessDecision(resource, action, false, lookup.denyReason());
         }
-        AccessPolicy p = lookup.policy();
         RoleModel model = roles.get();
+        String reason = null;
+        for (PolicyStore.Governing g : lookup.chain()) {
+            Verdict v = read(caller, g.policy(), model);
+            boolean top = reason == null;
+            if (!v.allowed()) {
+                return new AccessDecision(resource, action, false, v.reason() + where(g, top));
+            }
+            if (top) {
+                reason = v.reason();
+            }
+        }
+        if (action == Action.WRITE) {
+            PolicyDefaults d = policies.defaults();
+            if (d == null) {
+                return new AccessDecision(resource, action, false, "policy_unparseable");
+            }
+            if (d.writeMinRole() != null && !model.satisfies(caller.roles(), d.writeMinRole())) {
+                return new AccessDecision(resource, action, false, "role_requirement_failed: need " + d.writeMinRole());
+            }
+            for (PolicyStore.Governing g : lookup.chain()) {
+                if (!g.policy().writeGroups().isEmpty() && !intersects(caller.groups(), g.policy().writeGroups())) {
+                    return new AccessDecision(resource, action, false, "not_in_write_groups"
+                            + where(g, g == lookup.chain().get(0)));
+                }
+            }
+        }
+        return new AccessDecision(resource, action, true, reason);
+    }
+
+    private record Verdict(boolean allowed, String reason) {
+    }
+
+    /** One policy's read verdict: level, then required role, then required permission. */
+    private static Verdict read(Caller caller, AccessPolicy p, RoleModel model) {
         boolean allowed;
         String reason;
         switch (p.level()) {
@@ -62,19 +98,12 @@ public class RbacEngine {
             allowed = false;
             reason = "permission_required: " + p.requiredPermission();
         }
-        if (action == Action.WRITE && allowed) {
-            PolicyDefaults d = policies.defaults();
-            if (d == null) {
-                return new AccessDecision(resource, action, false, "policy_unparseable");
-            }
-            if (d.writeMinRole() != null && !model.satisfies(caller.roles(), d.writeMinRole())) {
-                return new AccessDecision(resource, action, false, "role_requirement_failed: need " + d.writeMinRole());
-            }
-            if (!p.writeGroups().isEmpty() && !intersects(caller.groups(), p.writeGroups())) {
-                return new AccessDecision(resource, action, false, "not_in_write_groups");
-            }
-        }
-        return new AccessDecision(resource, action, allowed, reason);
+        return new Verdict(allowed, reason);
+    }
+
+    /** Names the policy file of a denial by a policy other than the first on the path (audit only). */
+    private static String where(PolicyStore.Governing g, boolean first) {
+        return first || g.folder() == null ? "" : " (" + g.folder() + "/" + PolicyStore.POLICY_FILE + ")";
     }
 
     /** Admin endpoints: the {@code admin} role (or one above it) or the {@code memory:admin} permission. */

@@ -2,6 +2,8 @@ package io.poimen.memory.security;
 
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.retrieval.Availability;
+import io.poimen.memory.web.ContentSecurityPolicy;
+import io.poimen.memory.web.UiSettings;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
 import org.apache.camel.CamelContext;
@@ -15,26 +17,36 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
+import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * HTTP security and access control. {@code poimen.security.mode=none} (embedded default, loopback only): permit
- * all, the caller is the local operator. {@code oidc}: every request except health and info needs a valid bearer
- * JWT; 401/403 from the filter chain are JSON. Both: stateless, no CSRF (bearer tokens, no cookies), every request
- * gets a trace id ({@code X-Trace-Id}).
+ * all, the caller is the local operator. {@code oidc}: every request needs a valid bearer JWT except health and
+ * info, the web UI's static files and its public login settings, and the Forgejo webhook (authenticated by its
+ * HMAC signature in {@code ForgejoWebhooks}); the REST API, {@code /mcp} and the agent stream all resolve the caller
+ * of their own request through {@link CallerFilter}. 401/403 from the filter chain are JSON. Both: stateless, no
+ * CSRF (bearer tokens, no cookies), a Content-Security-Policy on every response, every request gets a trace id
+ * ({@code X-Trace-Id}).
  */
 @Configuration
 @EnableConfigurationProperties(SecuritySettings.class)
 public class SecurityConfig {
     private static final String MODE = "poimen.security.mode";
+    private static final String WEBHOOK = "/memory/webhooks/forgejo";
 
-    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress) {
-        SecurityModeGuard.check(settings, serverAddress);
+    public SecurityConfig(SecuritySettings settings, @Value("${server.address:}") String serverAddress,
+                          @Value("${server.port:}") String serverPort,
+                          @Value("${management.server.port:}") String managementPort,
+                          @Value("${management.server.address:}") String managementAddress) {
+        SecurityModeGuard.check(settings, serverAddress, serverPort, managementPort, managementAddress);
     }
 
     @Bean
@@ -139,29 +151,44 @@ public class SecurityConfig {
 
         @Bean
         @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.NONE, matchIfMissing = true)
-        SecurityFilterChain openApi(HttpSecurity http) throws Exception {
-            return common(http).authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
+        SecurityFilterChain openApi(HttpSecurity http, SecuritySettings settings, UiSettings ui) throws Exception {
+            return common(http, settings, ui).authorizeHttpRequests(a -> a.anyRequest().permitAll()).build();
         }
 
         @Bean
         @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
-        SecurityFilterChain oidcApi(HttpSecurity http, JwtDecoder decoder, RolePolicy roles) throws Exception {
+        SecurityFilterChain oidcApi(HttpSecurity http, JwtDecoder decoder, RolePolicy roles, SecuritySettings settings,
+                                    UiSettings ui) throws Exception {
             JsonAuthenticationEntryPoint json = new JsonAuthenticationEntryPoint();
-            return common(http)
+            return common(http, settings, ui)
                     .authorizeHttpRequests(a -> a
                             // the REQUEST dispatch was authenticated; ASYNC only writes the Camel route's answer
                             .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
                             .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                            // the web UI's files and login settings: the UI logs in before it calls the API
+                            .requestMatchers(HttpMethod.GET, "/", "/index.html", "/login-callback.html", "/css/**",
+                                    "/js/**", "/favicon.ico", "/memory/ui/config").permitAll()
+                            // authenticated by its HMAC signature (ForgejoWebhooks), never by a bearer
+                            .requestMatchers(HttpMethod.POST, WEBHOOK).permitAll()
                             .anyRequest().authenticated())
-                    .oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder))
+                    .oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder)).bearerTokenResolver(bearerOutsideWebhook())
                             .authenticationEntryPoint(json).accessDeniedHandler(json))
                     .exceptionHandling(e -> e.authenticationEntryPoint(json).accessDeniedHandler(json))
                     .addFilterAfter(new CallerFilter(new JwtCallerFactory(roles)), BearerTokenAuthenticationFilter.class)
                     .build();
         }
 
-        private static HttpSecurity common(HttpSecurity http) throws Exception {
+        /** Forgejo may send an Authorization header of its own on webhooks; only the signature counts there. */
+        private static BearerTokenResolver bearerOutsideWebhook() {
+            DefaultBearerTokenResolver bearer = new DefaultBearerTokenResolver();
+            return request -> WEBHOOK.equals(request.getRequestURI()) ? null : bearer.resolve(request);
+        }
+
+        private static HttpSecurity common(HttpSecurity http, SecuritySettings settings, UiSettings ui)
+                throws Exception {
             return http
+                    .headers(h -> h.contentSecurityPolicy(c -> c.policyDirectives(
+                            ContentSecurityPolicy.header(settings, ui))))
                     .csrf(c -> c.disable())
                     .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                     .httpBasic(b -> b.disable())

@@ -18,6 +18,23 @@ public final class SecurityModeGuard {
 
     /** @throws IllegalStateException with the reason and the fix when the hub must not start */
     public static void check(SecuritySettings s, String serverAddress) {
+        check(s, serverAddress, null, null, null);
+    }
+
+    /**
+     * As {@link #check(SecuritySettings, String)}, and in the no-auth mode a separate management port (metrics,
+     * health) must be bound to loopback too: {@code management.server.address} unset means every interface.
+     */
+    public static void check(SecuritySettings s, String serverAddress, String serverPort, String managementPort,
+                             String managementAddress) {
+        if (SecuritySettings.NONE.equals(s.mode()) && separatePort(serverPort, managementPort)
+                && !isLoopback(managementAddress)) {
+            throw new IllegalStateException("poimen.security.mode=none (no authentication) is allowed only on "
+                    + "loopback, but management.server.port=" + managementPort + " listens on "
+                    + (managementAddress == null || managementAddress.isBlank() ? "every interface"
+                    : managementAddress) + ". Set management.server.address=127.0.0.1, drop management.server.port, "
+                    + "or use poimen.security.mode=oidc.");
+        }
         switch (s.mode()) {
             case SecuritySettings.NONE -> {
                 if (!isLoopback(serverAddress)) {
@@ -46,6 +63,14 @@ public final class SecurityModeGuard {
             }
             default -> throw new IllegalStateException("poimen.security.mode must be none or oidc, got " + s.mode());
         }
+    }
+
+    /** True when the management endpoints get their own listener (a port set, not -1, not the server's). */
+    static boolean separatePort(String serverPort, String managementPort) {
+        if (managementPort == null || managementPort.isBlank() || managementPort.trim().equals("-1")) {
+            return false;
+        }
+        return !managementPort.trim().equals(serverPort == null || serverPort.isBlank() ? "8080" : serverPort.trim());
     }
 
     static boolean isLoopback(String address) {

@@ -23,6 +23,8 @@ public class VaultPathGuard {
         this.vault = vault.toAbsolutePath().normalize();
     }
 
+    static final int MAX_PATH_CHARS = 1024;
+
     /**
      * The checked vault-relative path ({@code /}-separated, as given), lexical checks only.
      *
@@ -31,6 +33,10 @@ public class VaultPathGuard {
     public static String check(String raw) {
         if (raw == null || raw.isBlank()) {
             throw bad("path is required");
+        }
+        if (raw.length() > MAX_PATH_CHARS) {
+            // refused before any access decision, so nothing absurd reaches the audit log
+            throw bad("path over " + MAX_PATH_CHARS + " characters");
         }
         String candidate = raw;
         for (int i = 0; i < 4; i++) {

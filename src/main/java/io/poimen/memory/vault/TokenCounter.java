@@ -24,4 +24,9 @@ public class TokenCounter {
     public int count(String text) {
         return text == null || text.isEmpty() ? 0 : Holder.CL100K.countTokensOrdinary(text);
     }
+
+    /** The token ids of {@code text}, the same tokens {@link #count} counts. */
+    public int[] tokens(String text) {
+        return text == null || text.isEmpty() ? new int[0] : Holder.CL100K.encodeOrdinary(text).toArray();
+    }
 }

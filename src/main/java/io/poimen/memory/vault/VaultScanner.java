@@ -18,11 +18,14 @@ import org.springframework.stereotype.Component;
  * Lists a vault's files. Skips hidden entries (which covers {@code .git}, {@code .obsidian} and {@code .trash})
  * and every symbolic link. A link that points outside the vault would leak files; one that points inside
  * would list the same note twice under two paths, possibly under another project's access policy, while its
- * target is listed anyway under its own path. Skipped links are reported in {@link VaultSnapshot#skipped()}.
+ * target is listed anyway under its own path. Also skipped and reported: FIFOs, sockets and devices (reading one
+ * could block the ingest), entries that cannot be read, and names that are not valid UTF-8 (their path as text
+ * would name another file). Everything skipped is in {@link VaultSnapshot#skipped()} with its reason.
  */
 @Component
 public class VaultScanner {
     public static final String ACCESS_FILE = "_access.yaml";
+    static final String NOT_UTF8 = "file name is not valid UTF-8; rename it to index it";
 
     public VaultSnapshot scan(Path root) {
         if (!Files.isDirectory(root)) {
@@ -56,7 +59,17 @@ public class VaultScanner {
 
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-            return dir.equals(root) || !hidden(dir) ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
+            if (dir.equals(root)) {
+                return FileVisitResult.CONTINUE;
+            }
+            if (hidden(dir)) {
+                return FileVisitResult.SKIP_SUBTREE;
+            }
+            if (!nameRoundTrips(dir)) {
+                skipped.put(relative(dir) + "/", NOT_UTF8 + " (the folder and everything in it)");
+                return FileVisitResult.SKIP_SUBTREE;
+            }
+            return FileVisitResult.CONTINUE;
         }
 
         @Override
@@ -64,10 +77,14 @@ public class VaultScanner {
             if (hidden(file)) {
                 return FileVisitResult.CONTINUE;
             }
-            if (attrs.isSymbolicLink()) {
+            if (!nameRoundTrips(file)) {
+                skipped.put(relative(file), NOT_UTF8);
+            } else if (attrs.isSymbolicLink()) {
                 skipped.put(relative(file), linkReason(file));
             } else if (attrs.isRegularFile()) {
                 files.add(relative(file));
+            } else {
+                skipped.put(relative(file), "not a regular file (a FIFO, socket or device)");
             }
             return FileVisitResult.CONTINUE;
         }
@@ -87,6 +104,15 @@ public class VaultScanner {
                         : "symbolic link to outside the vault";
             } catch (IOException e) {
                 return "broken symbolic link";
+            }
+        }
+
+        /** The vault-relative text of {@code p} names {@code p} again (false for bytes that are not UTF-8). */
+        private boolean nameRoundTrips(Path p) {
+            try {
+                return root.resolve(relative(p)).equals(p);
+            } catch (java.nio.file.InvalidPathException e) {
+                return false;
             }
         }
 

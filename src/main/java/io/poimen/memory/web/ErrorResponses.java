@@ -40,6 +40,10 @@ public class ErrorResponses {
             code = "bad_request";
             message = e instanceof JsonProcessingException json ? "malformed JSON: " + json.getOriginalMessage()
                     : e.getMessage();
+        } else if (unreadableBody(e)) {
+            status = 400;
+            code = "bad_request";
+            message = "the request body could not be read as text: send JSON in UTF-8";
         } else {
             status = 500;
             code = "internal_error";
@@ -55,6 +59,24 @@ public class ErrorResponses {
             body.put("reason", reason);
         }
         return body;
+    }
+
+    /**
+     * True when reading the request body failed (platform-http hands the body over as a Reader; bytes that are not
+     * UTF-8 break it when Camel caches or converts it): the client's fault, not the hub's.
+     */
+    static boolean unreadableBody(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.apache.camel.StreamCacheException
+                    || t instanceof java.nio.charset.CharacterCodingException) {
+                return true;
+            }
+            if (t instanceof org.apache.camel.TypeConversionException c
+                    && (c.getValue() instanceof java.io.Reader || c.getValue() instanceof java.io.InputStream)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The database error in {@code e}'s cause chain (a reindex wraps it in the ingest route's exceptions). */

@@ -2,36 +2,52 @@ package io.poimen.memory.web;
 
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.vault.VaultPaths;
+import io.poimen.memory.security.VaultResource;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Read decisions for one request over many paths. Notes share a policy per project, per skill, and for the rest of
- * {@code shared/}, so each policy is asked once (and audited once) however many of its notes a listing holds.
+ * Read decisions for one request over many paths. Notes of one folder share their policies (those on the folder's
+ * path, {@link io.poimen.memory.security.PolicyStore}), so each folder is decided once (and audited once) however
+ * many of its notes a listing holds.
  */
-final class ReadAccess {
+public final class ReadAccess {
     private final AccessChecks checks;
     private final Caller caller;
     private final String traceId;
-    private final Map<String, Boolean> decided = new HashMap<>();
+    private final Map<VaultResource, Boolean> decided = new HashMap<>();
 
-    ReadAccess(AccessChecks checks, Caller caller, String traceId) {
+    public ReadAccess(AccessChecks checks, Caller caller, String traceId) {
         this.checks = checks;
         this.caller = caller;
         this.traceId = traceId;
     }
 
     /** Throws the 403 of the access checks when the caller may not read {@code path}. */
-    void require(String path) {
+    public void require(String path) {
         checks.requireRead(caller, path, traceId);
-        decided.put(policyUnit(path), true);
+        decided.put(VaultResource.of(path), true);
+    }
+
+    /**
+     * Throws 404 {@code no such note: <path>} when the caller may not read {@code path}: a denied note answers
+     * exactly as a missing one, so status and body do not tell whether it exists.
+     */
+    public void requireOrNotFound(String path) {
+        if (!allows(path)) {
+            throw notFound(path);
+        }
+    }
+
+    public static ApiException notFound(String path) {
+        return ApiException.notFound("no such note: " + path);
     }
 
     /** True when the caller may read {@code path}; a denial is remembered, never thrown. */
-    boolean allows(String path) {
-        return decided.computeIfAbsent(policyUnit(path), unit -> {
+    public boolean allows(String path) {
+        return decided.computeIfAbsent(VaultResource.of(path), unit -> {
             try {
                 checks.requireRead(caller, path, traceId);
                 return true;
@@ -44,19 +60,7 @@ final class ReadAccess {
         });
     }
 
-    List<String> filter(java.util.Collection<String> paths) {
+    public List<String> filter(Collection<String> paths) {
         return paths.stream().filter(this::allows).toList();
-    }
-
-    static String policyUnit(String path) {
-        String project = VaultPaths.projectOf(path);
-        if (project != null) {
-            return VaultPaths.PROJECTS + project;
-        }
-        String skill = VaultPaths.skillOf(path);
-        if (skill != null) {
-            return VaultPaths.SHARED + "skills/" + skill;
-        }
-        return path.startsWith(VaultPaths.SHARED) ? VaultPaths.SHARED : path;
     }
 }

@@ -5,8 +5,10 @@ import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.vault.WikiLink;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -41,17 +43,15 @@ public class VaultBrowser {
     public VaultViews.Listing listing(Exchange exchange, @Header("project") String project) {
         ReadAccess access = access(exchange);
         LinkGraph g = graph.current();
-        Set<String> paths;
+        Collection<String> paths;
         if (project == null || project.isBlank()) {
-            paths = g.notes();
+            paths = access.filter(g.notes());
             project = null;
         } else {
-            requireProject(g, project);
-            access.require(VaultPaths.PROJECTS + project + "/");
-            paths = g.projectScope(project);
+            paths = scope(access, g, project);
         }
         Map<String, NoteStore.NoteRow> rows = rowsByPath();
-        List<VaultViews.FileEntry> entries = access.filter(paths).stream()
+        List<VaultViews.FileEntry> entries = paths.stream()
                 .sorted()
                 .map(p -> {
                     NoteStore.NoteRow row = rows.get(p);
@@ -62,14 +62,17 @@ public class VaultBrowser {
         return new VaultViews.Listing(project, entries);
     }
 
-    /** {@code GET /memory/vault/file?path=}: content read from the vault folder, links from the store. */
+    /**
+     * {@code GET /memory/vault/file?path=}: content read from the vault folder, links from the store. A note the
+     * caller may not read answers as a missing one (404, same body); links to such notes show no resolved path.
+     */
     public VaultViews.Note note(Exchange exchange, @Header("path") String path) {
         VaultFiles.checked(path);
         ReadAccess access = access(exchange);
-        NoteStore.NoteRow row = notes.note(path).orElseThrow(() -> ApiException.notFound("no such note: " + path));
-        access.require(path);
+        access.requireOrNotFound(path);
+        NoteStore.NoteRow row = notes.note(path).orElseThrow(() -> ReadAccess.notFound(path));
         String content = files.read(path);
-        List<VaultViews.Link> links = notes.linksFrom(path).stream().map(VaultBrowser::link).toList();
+        List<VaultViews.Link> links = notes.linksFrom(path).stream().map(l -> link(l, access)).toList();
         List<String> backlinks = access.filter(graph.current().backlinks(path));
         return new VaultViews.Note(path, row.title(), row.project(), row.updatedAt(), content, links, backlinks);
     }
@@ -78,15 +81,15 @@ public class VaultBrowser {
     public VaultViews.Projects projects(Exchange exchange) {
         ReadAccess access = access(exchange);
         LinkGraph g = graph.current();
-        Map<String, Long> counts = g.notes().stream().map(VaultPaths::projectOf)
-                .filter(java.util.Objects::nonNull)
+        Map<String, Long> counts = g.notes().stream().filter(n -> VaultPaths.projectOf(n) != null)
+                .filter(access::allows).map(VaultPaths::projectOf)
                 .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
         List<VaultViews.Project> projects = g.projects().stream()
                 .filter(p -> access.allows(VaultPaths.PROJECTS + p + "/"))
                 .map(p -> {
                     String index = VaultPaths.PROJECTS + p + "/index.md";
                     return new VaultViews.Project(p, counts.getOrDefault(p, 0L).intValue(),
-                            g.notes().contains(index) ? index : null);
+                            g.notes().contains(index) && access.allows(index) ? index : null);
                 })
                 .toList();
         return new VaultViews.Projects(projects);
@@ -96,7 +99,7 @@ public class VaultBrowser {
     public VaultViews.Skills skills(Exchange exchange) {
         ReadAccess access = access(exchange);
         Map<String, List<NoteStore.NoteRow>> bySkill = notes.notes().stream()
-                .filter(r -> VaultPaths.skillOf(r.path()) != null)
+                .filter(r -> VaultPaths.skillOf(r.path()) != null && access.allows(r.path()))
                 .collect(Collectors.groupingBy(r -> VaultPaths.skillOf(r.path())));
         List<VaultViews.Skill> skills = bySkill.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
@@ -107,7 +110,6 @@ public class VaultBrowser {
                             .orElseThrow();
                     return new VaultViews.Skill(e.getKey(), main.path(), main.title());
                 })
-                .filter(s -> access.allows(s.path()))
                 .toList();
         return new VaultViews.Skills(skills);
     }
@@ -118,26 +120,33 @@ public class VaultBrowser {
             throw ApiException.badRequest("project is required");
         }
         ReadAccess access = access(exchange);
-        LinkGraph g = graph.current();
-        requireProject(g, project);
-        access.require(VaultPaths.PROJECTS + project + "/");
-        return new VaultViews.Reachable(project, access.filter(g.projectScope(project)));
+        return new VaultViews.Reachable(project, List.copyOf(scope(access, graph.current(), project)));
     }
 
-    /** {@code GET /memory/graph/backlinks?path=}: readable notes that link to {@code path}. */
+    /** {@code GET /memory/graph/backlinks?path=}: readable notes that link to {@code path} (denied = missing: 404). */
     public VaultViews.Backlinks backlinks(Exchange exchange, @Header("path") String path) {
         VaultFiles.checked(path);
         ReadAccess access = access(exchange);
+        access.requireOrNotFound(path);
         LinkGraph g = graph.current();
         if (!g.notes().contains(path)) {
-            throw ApiException.notFound("no such note: " + path);
+            throw ReadAccess.notFound(path);
         }
-        access.require(path);
         return new VaultViews.Backlinks(path, access.filter(g.backlinks(path)));
     }
 
+    /**
+     * The project's notes and the shared notes reachable from them, through readable notes only (the project is
+     * checked first: 403 with the reason, then 404 for an unknown project).
+     */
+    private static Set<String> scope(ReadAccess access, LinkGraph g, String project) {
+        access.require(VaultPaths.PROJECTS + project + "/");
+        requireProject(g, project);
+        return g.projectScope(project, access::allows);
+    }
+
     private ReadAccess access(Exchange exchange) {
-        return new ReadAccess(checks, callers.caller(exchange), exchange.getExchangeId());
+        return new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
     }
 
     private static void requireProject(LinkGraph g, String project) {
@@ -151,8 +160,9 @@ public class VaultBrowser {
                 (a, b) -> a));
     }
 
-    private static VaultViews.Link link(WikiLink l) {
-        return new VaultViews.Link(l.raw(), l.target(), l.resolvedPath(), l.type() != null ? l.type().dbValue() : null,
+    private static VaultViews.Link link(WikiLink l, ReadAccess access) {
+        String resolved = l.resolvedPath() != null && access.allows(l.resolvedPath()) ? l.resolvedPath() : null;
+        return new VaultViews.Link(l.raw(), l.target(), resolved, l.type() != null ? l.type().dbValue() : null,
                 l.heading(), l.alias(), l.embed());
     }
 }

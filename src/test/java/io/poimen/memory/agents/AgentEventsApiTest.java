@@ -67,7 +67,10 @@ class AgentEventsApiTest extends HubWebTestBase {
         for (Case c : List.of(
                 new Case("{\"agent_id\":\"a\",\"session_id\":\"" + session + "\",\"type\":\"agent_dreamt\"}", 422),
                 new Case("{\"session_id\":\"" + session + "\",\"type\":\"agent_started\"}", 422),
-                new Case("{\"agent_id\":\"a\",\"session_id\":\"" + session + "\",\"type\":\"agent_started\",\"payload\":[1]}", 422),
+                new Case("{\"agent_id\":\"a\",\"session_id\":\"" + session + "\",\"type\":\"agent_started\",\"payload\":[1]}", 400),
+                new Case("{\"agent_id\":\"a\",\"session_id\":\"" + session + "\",\"type\":1}", 400),
+                new Case("{\"agent_id\":7,\"session_id\":\"" + session + "\",\"type\":\"agent_started\"}", 400),
+                new Case("{\"agent_id\":\"a/b\",\"session_id\":\"" + session + "\",\"type\":\"agent_started\"}", 400),
                 new Case("{\"agent_id\":\"a\",\"session_id\":\"" + session + "\",\"type\":", 400),
                 new Case("[]", 400))) {
             HttpResponse<String> r = post("/memory/agents/events", c.body());

@@ -52,7 +52,7 @@ class GrcEndToEndTest extends GrcTestSupport {
         assertThat(created.getStatusCode().value()).as(created.getBody()).isEqualTo(201);
         JsonNode answer = json(created);
         String branch = answer.path("branch").asText();
-        assertThat(branch).matches("edit/rock/kubectl-\\d{14}");
+        assertThat(branch).matches("edit/rock/kubectl-\\d{14}-[0-9a-f]{8}");
         assertThat(answer.path("pr_number").asInt()).isEqualTo(7);
         assertThat(answer.path("pr_url").asText()).isEqualTo("http://forgejo.test/team/vault/pulls/7");
         assertThat(answer.path("draft_id").asText()).isNotBlank();
@@ -116,5 +116,37 @@ class GrcEndToEndTest extends GrcTestSupport {
         assertThat(status.path("files_changed").get(0).path("path").asText()).isEqualTo(NOTE);
         assertThat(status.path("files_changed").get(0).path("change").asText()).isEqualTo("modified");
         assertThat(status.path("errors")).isEmpty();
+    }
+
+    @Test
+    void pathsOutsideProjectsAndSharedOrDifferingOnlyInCaseAreRefused() throws Exception {
+        for (String path : new String[] {"README.md", "policies/x.md", "Projects/poimen/tools/kubectl.md"}) {
+            ResponseEntity<String> r = postJson("/memory/grc/draft", JSON.createObjectNode()
+                    .put("document_path", path).put("content", "# x\n").put("message", "m").toString());
+            assertThat(r.getStatusCode().value()).as(path).isEqualTo(400);
+            assertThat(JSON.readTree(r.getBody()).path("error").asText()).isEqualTo("bad_request");
+        }
+        for (String path : new String[] {"projects/poimen/tools/Kubectl.md", "projects/poimen/Tools/new-note.md",
+                "projects/POIMEN/x.md"}) {
+            ResponseEntity<String> r = postJson("/memory/grc/draft", JSON.createObjectNode()
+                    .put("document_path", path).put("content", "# x\n").put("message", "m").toString());
+            assertThat(r.getStatusCode().value()).as(path).isEqualTo(409);
+            assertThat(JSON.readTree(r.getBody()).path("error").asText()).isEqualTo("case_clash");
+        }
+        FORGEJO.verify(0, postRequestedFor(urlPathEqualTo(PULLS)));
+    }
+
+    @Test
+    void twoDraftsOfSameNamedNotesInTheSameSecondBothSucceed() throws Exception {
+        String[] branches = new String[2];
+        String[] paths = {"projects/poimen/memories/twin.md", "projects/poimen/runbooks/twin.md"};
+        for (int i = 0; i < 2; i++) {
+            ResponseEntity<String> r = postJson("/memory/grc/draft", JSON.createObjectNode()
+                    .put("document_path", paths[i]).put("content", "# twin " + i + "\n").put("message", "twin")
+                    .toString());
+            assertThat(r.getStatusCode().value()).as(r.getBody()).isIn(201, 202);
+            branches[i] = JSON.readTree(r.getBody()).path("branch").asText();
+        }
+        assertThat(branches[0]).isNotEqualTo(branches[1]).startsWith("edit/rock/twin-");
     }
 }

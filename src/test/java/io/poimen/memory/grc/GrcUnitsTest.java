@@ -35,12 +35,36 @@ class GrcUnitsTest {
             assertThatThrownBy(() -> new DraftRequest(bad, "x", "m").validated()).as(bad)
                     .isInstanceOf(ApiException.class).extracting(e -> ((ApiException) e).status()).isEqualTo(400);
         }
-        assertThatThrownBy(() -> new DraftRequest("p/a.md", "é".repeat(DraftRequest.MAX_CONTENT_BYTES / 2 + 1), "m")
+        assertThatThrownBy(() -> new DraftRequest("projects/p/a.md", "é".repeat(DraftRequest.MAX_CONTENT_BYTES / 2 + 1), "m")
                 .validated()).extracting(e -> ((ApiException) e).status()).isEqualTo(413);
-        assertThatThrownBy(() -> new DraftRequest("p/a.md", "x", "").validated())
+        assertThatThrownBy(() -> new DraftRequest("projects/p/a.md", "x", "").validated())
                 .extracting(e -> ((ApiException) e).status()).isEqualTo(400);
-        assertThatThrownBy(() -> new DraftRequest("p/a.md", null, "m").validated())
+        assertThatThrownBy(() -> new DraftRequest("projects/p/a.md", null, "m").validated())
                 .extracting(e -> ((ApiException) e).status()).isEqualTo(400);
+    }
+
+    @Test
+    void onlyNotesInsideAProjectOrSharedFolderAreAccepted() {
+        for (String ok : List.of("projects/p/a.md", "projects/p/deep/er/a.md", "shared/a.md", "shared/skills/S/a.md")) {
+            assertThat(new DraftRequest(ok, "x", "m").validated().documentPath()).isEqualTo(ok);
+        }
+        for (String bad : List.of("README.md", "policies/x.md", "Projects/poimen/a.md", "projects/a.md",
+                "Shared/a.md", "SHARED/x/a.md", "other/projects/p/a.md", "projectsx/p/a.md")) {
+            assertThatThrownBy(() -> new DraftRequest(bad, "x", "m").validated()).as(bad)
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.getMessage()).contains("inside a project");
+                    });
+        }
+    }
+
+    @Test
+    void twoDraftsOfSameNamedNotesInOneSecondGetTheirOwnBranches() {
+        Caller rock = new Caller("sub-1", "Rock Lee", "rock@example.org", List.of(), List.of(), List.of(), false);
+        String a = BranchNames.of(rock, "projects/a/notes.md", AT, java.util.UUID.randomUUID().toString());
+        String b = BranchNames.of(rock, "projects/b/notes.md", AT, java.util.UUID.randomUUID().toString());
+        assertThat(a).isNotEqualTo(b).matches("edit/rock/notes-20250501101112-[0-9a-f]{8}");
+        assertThat(b).matches("edit/rock/notes-20250501101112-[0-9a-f]{8}");
     }
 
     @Test

@@ -33,6 +33,8 @@ class VectorModelRecordTest {
     void modelRule_whenRecordedDiffers_orVectorsWithoutRecord_thenRefused() {
         assertThat(new VectorModel(BGE, Optional.empty()).matches(0)).isTrue();
         assertThat(new VectorModel(BGE, Optional.empty()).matches(3)).isFalse();
+        // before stores recorded their model, every hub embedded with MiniLM
+        assertThat(new VectorModel(MINILM, Optional.empty()).matches(3)).isTrue();
         assertThat(new VectorModel(BGE, Optional.of(BGE)).matches(3)).isTrue();
         assertThatThrownBy(() -> new VectorModel(BGE, Optional.of(MINILM)).check("x", 3))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining(MINILM).hasMessageContaining(BGE);

@@ -17,11 +17,12 @@ class McpServerTest extends HubWebTestBase {
     final ObjectMapper json = new ObjectMapper();
 
     @Test
-    void listsTheThreeToolsWithInputSchemas() {
+    void listsTheToolsWithInputSchemas() {
         try (McpSyncClient client = McpClients.connect(base(), null)) {
             List<McpSchema.Tool> tools = client.listTools().tools();
             assertThat(tools).extracting(McpSchema.Tool::name)
-                    .containsExactlyInAnyOrder("search_memory", "read_note", "list_skills");
+                    .containsExactlyInAnyOrder("search_memory", "read_note", "list_skills", "propose_edit",
+                            "draft_status", "build_context", "recent_changes");
             McpSchema.Tool search = tools.stream().filter(t -> t.name().equals("search_memory")).findFirst().orElseThrow();
             assertThat(search.inputSchema().required()).containsExactlyInAnyOrder("project", "query");
             assertThat(search.inputSchema().properties()).containsKeys("project", "query", "top_k");

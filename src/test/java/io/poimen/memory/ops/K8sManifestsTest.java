@@ -48,7 +48,7 @@ class K8sManifestsTest {
 
     @Test
     void hubRunsTwoReplicasWithActuatorProbesOnTheManagementPort() {
-        Map<String, Object> hub = base.get("Deployment", "poimen-memory");
+        Map<String, Object> hub = base.get("StatefulSet", "poimen-memory");
         assertThat(at(hub, "spec", "replicas")).isEqualTo(2);
         assertThat(map(hub, "spec", "template", "metadata", "labels")).containsAllEntriesOf(HUB_LABELS);
         Map<String, Object> c = named(maps(hub, "spec", "template", "spec", "containers"), "hub");
@@ -62,10 +62,10 @@ class K8sManifestsTest {
 
     @Test
     void prodKeepsTwoHubReplicasAndDevRunsOne() {
-        assertThat(effectiveReplicas("prod", "Deployment", "poimen-memory")).isEqualTo(2);
+        assertThat(effectiveReplicas("prod", "StatefulSet", "poimen-memory")).isEqualTo(2);
         assertThat(effectiveReplicas("prod", "StatefulSet", "memory-db")).isEqualTo(2);
         assertThat(effectiveReplicas("prod", "StatefulSet", "opensearch")).isEqualTo(2);
-        assertThat(effectiveReplicas("dev", "Deployment", "poimen-memory")).isEqualTo(1);
+        assertThat(effectiveReplicas("dev", "StatefulSet", "poimen-memory")).isEqualTo(1);
     }
 
     @Test
@@ -86,7 +86,7 @@ class K8sManifestsTest {
 
     @Test
     void routesAndPoliciesConfigMapsReachTheDirectoriesTheHubReads() {
-        Map<String, Object> hub = base.get("Deployment", "poimen-memory");
+        Map<String, Object> hub = base.get("StatefulSet", "poimen-memory");
         Map<String, Object> pod = map(hub, "spec", "template", "spec");
         Map<String, Object> hubContainer = named(maps(pod, "containers"), "hub");
         Map<String, String> env = env(hub);
@@ -150,7 +150,7 @@ class K8sManifestsTest {
         Map<String, Object> sts = base.get("StatefulSet", "memory-db");
         assertThat(str(maps(sts, "spec", "template", "spec", "containers").get(0), "image"))
                 .isEqualTo("pgvector/pgvector:pg15");
-        String host = URI.create(env(base.get("Deployment", "poimen-memory")).get("POIMEN_DB_URL")
+        String host = URI.create(env(base.get("StatefulSet", "poimen-memory")).get("POIMEN_DB_URL")
                 .substring("jdbc:".length())).getHost();
         Map<String, Object> primary = base.get("Service", host);
         assertThat(map(primary, "spec", "selector"))
@@ -168,7 +168,7 @@ class K8sManifestsTest {
                 .containsExactlyInAnyOrder("opensearch-0." + service, "opensearch-1." + service);
         assertThat(env.get("cluster.initial_cluster_manager_nodes").split(","))
                 .containsExactlyInAnyOrder("opensearch-0", "opensearch-1");
-        String host = URI.create(env(base.get("Deployment", "poimen-memory")).get("POIMEN_OPENSEARCH_URL")).getHost();
+        String host = URI.create(env(base.get("StatefulSet", "poimen-memory")).get("POIMEN_OPENSEARCH_URL")).getHost();
         assertThat(map(base.get("Service", host), "spec", "selector"))
                 .containsEntry("app.kubernetes.io/name", "opensearch");
     }
@@ -205,7 +205,7 @@ class K8sManifestsTest {
         }
         assertThat(hubAllowed).isTrue();
         // the peers the policy names are the hub's pods
-        Map<String, Object> hubPodLabels = map(base.get("Deployment", "poimen-memory"),
+        Map<String, Object> hubPodLabels = map(base.get("StatefulSet", "poimen-memory"),
                 "spec", "template", "metadata", "labels");
         assertThat(hubPodLabels).containsAllEntriesOf(HUB_LABELS);
     }
@@ -310,7 +310,60 @@ class K8sManifestsTest {
         Map<String, Object> patch = Manifests.load(Path.of("k8s/overlays/dev/env-dev.yaml")).get(0);
         assertThat(str(patch, "data", "POIMEN_SECURITY_MODE")).isEqualTo("oidc");
         assertThat(str(patch, "data", "POIMEN_SECURITY_ISSUERURI")).startsWith("https://");
-        assertThat(env(base.get("Deployment", "poimen-memory"))).containsEntry("POIMEN_SECURITY_MODE", "oidc");
+        assertThat(env(base.get("StatefulSet", "poimen-memory"))).containsEntry("POIMEN_SECURITY_MODE", "oidc");
+    }
+
+    @Test
+    void hubPodsMayCreateAndRenewTheWriterLeaseAndNothingElse() {
+        Map<String, Object> hub = base.get("StatefulSet", "poimen-memory");
+        String account = str(hub, "spec", "template", "spec", "serviceAccountName");
+        assertThat(base.find("ServiceAccount", account)).as("service account " + account).isPresent();
+        assertThat(env(hub)).containsEntry("POIMEN_CLUSTER_SERVICE", "kubernetes");
+        Map<String, Object> container = named(maps(hub, "spec", "template", "spec", "containers"), "hub");
+        assertThat(maps(container, "env")).as("pod name as the replica id")
+                .anyMatch(e -> "POIMEN_CLUSTER_NODEID".equals(e.get("name"))
+                        && "metadata.name".equals(str(e, "valueFrom", "fieldRef", "fieldPath")));
+
+        Map<String, Object> binding = base.ofKind("RoleBinding").stream()
+                .filter(b -> maps(b, "subjects").stream().anyMatch(sub -> "ServiceAccount".equals(sub.get("kind"))
+                        && account.equals(sub.get("name")))).findFirst().orElseThrow();
+        assertThat(str(binding, "roleRef", "kind")).isEqualTo("Role");
+        Map<String, Object> role = base.get("Role", str(binding, "roleRef", "name"));
+        List<Map<String, Object>> rules = maps(role, "rules");
+        assertThat(rules).anySatisfy(r -> {
+            assertThat(strings(r, "apiGroups")).containsExactly("coordination.k8s.io");
+            assertThat(strings(r, "resources")).containsExactly("leases");
+            assertThat(strings(r, "verbs")).contains("get", "create", "update");
+        });
+        // no wildcard and no write access beyond the Lease
+        for (Map<String, Object> r : rules) {
+            assertThat(strings(r, "verbs")).doesNotContain("*", "delete");
+            assertThat(strings(r, "resources")).doesNotContain("*", "secrets");
+            if (!(strings(r, "resources")).contains("leases")) {
+                assertThat(strings(r, "verbs")).containsOnly("get", "list", "watch");
+            }
+        }
+    }
+
+    @Test
+    void theHubDataDirectoryIsAPersistentClaimNotAnEmptyDir() {
+        Map<String, Object> hub = base.get("StatefulSet", "poimen-memory");
+        Map<String, Object> pod = map(hub, "spec", "template", "spec");
+        Map<String, Object> container = named(maps(pod, "containers"), "hub");
+        // poimen.data.dir: the prod default ./data, resolved against the image's working directory /app
+        Map<String, Object> dataMount = mountAt(container, "/app/data");
+        String volume = str(dataMount, "name");
+        assertThat(maps(pod, "volumes")).as("data must not be a pod volume (emptyDir dies with the pod)")
+                .noneMatch(v -> volume.equals(v.get("name")));
+        Map<String, Object> claim = maps(hub, "spec", "volumeClaimTemplates").stream()
+                .filter(c -> volume.equals(str(c, "metadata", "name"))).findFirst().orElseThrow();
+        assertThat(str(claim, "spec", "resources", "requests", "storage")).matches("\\d+Gi");
+        Map<String, Object> headless = base.get("Service", str(hub, "spec", "serviceName"));
+        assertThat(str(headless, "spec", "clusterIP")).isEqualTo("None");
+    }
+
+    private static List<String> strings(Map<String, Object> m, String key) {
+        return ((List<?>) m.get(key)).stream().map(String::valueOf).toList();
     }
 
     private void check(List<String> problems, String kind, String name, String key) {

@@ -44,7 +44,9 @@ class OpenApiDocumentTest {
         ResponseEntity<String> response = http.getForEntity("/actuator/prometheus", String.class);
 
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
-        assertThat(response.getBody()).contains("poimen_ingest_lag_seconds").contains("poimen_query_fusion_seconds");
+        assertThat(response.getBody()).contains("poimen_ingest_lag_seconds").contains("poimen_query_fusion_seconds")
+                .contains("cache_gets_total{cache=\"query-embeddings\"")
+                .contains("poimen_query_embedding_cache_hit_ratio");
         assertThat(response.getHeaders().getFirst(io.poimen.memory.security.TraceIds.RESPONSE_HEADER)).matches("[0-9a-f]{32}");
     }
 }

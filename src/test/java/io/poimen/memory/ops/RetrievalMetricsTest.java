@@ -23,10 +23,10 @@ class RetrievalMetricsTest {
     void recordsEachBranchTheFusionAndTheDegradedBranches() {
         QueryContext ctx = new QueryContext(new QueryRequest("poimen", "why do pods crash", null, null, null, null, null, null, null),
                 null);
-        ctx.timingsMs.put("tfidf", 3L);
-        ctx.timingsMs.put("lexical", 40L);
-        ctx.timingsMs.put("fusion", 2L);
-        ctx.timingsMs.put("total", 50L);
+        ctx.timingsMs.put("tfidf", 3.0);
+        ctx.timingsMs.put("lexical", 40.0);
+        ctx.timingsMs.put("fusion", 2.0);
+        ctx.timingsMs.put("total", 50.0);
         ctx.degraded.put("lexical", "IOException: connection refused");
         ctx.degraded.put("semantic", "no answer within the branch timeout");
 

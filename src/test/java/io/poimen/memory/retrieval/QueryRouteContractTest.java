@@ -24,6 +24,7 @@ abstract class QueryRouteContractTest {
 
     @Autowired ProducerTemplate producer;
     @Autowired GraphService graph;
+    @Autowired QueryEmbeddingCache embeddings;
 
     @BeforeEach
     void ingestOnce() {
@@ -64,6 +65,21 @@ abstract class QueryRouteContractTest {
     }
 
     @Test
+    void aRepeatedQuestionTakesItsVectorFromTheCacheAndAnswersTheSame() throws Exception {
+        embeddings.clear();
+        long hits = embeddings.hits();
+        long misses = embeddings.misses();
+        JsonNode first = query("{\"project\":\"poimen\",\"query\":\"why does the replica lag behind the primary\"}");
+        JsonNode again = query("{\"project\":\"poimen\",\"query\":\"why does the  replica lag behind the primary \"}");
+        assertThat(embeddings.misses() - misses).isEqualTo(1);
+        assertThat(embeddings.hits() - hits).isEqualTo(1);
+        assertThat(again.path("timings_ms").path("embedding").asDouble())
+                .isLessThan(first.path("timings_ms").path("embedding").asDouble());
+        assertThat(again.path("results")).isEqualTo(first.path("results"));
+        assertThat(again.path("degraded")).isEmpty();
+    }
+
+    @Test
     void hybridAnswerHasBreakdownContextAndTimings() throws Exception {
         JsonNode r = query("{\"project\":\"poimen\",\"query\":\"how do I fix a pod in CrashLoopBackOff\",\"top_k\":5}");
         assertThat(r.path("strategy").asText()).isEqualTo("hybrid");
@@ -79,7 +95,8 @@ abstract class QueryRouteContractTest {
         JsonNode ctx = r.path("context");
         assertThat(ctx.path("tokens_used").asInt()).isPositive().isLessThanOrEqualTo(ctx.path("token_budget").asInt());
         assertThat(ctx.path("chunks").size()).isEqualTo(r.path("results").size());
-        for (String t : List.of("tfidf", "semantic", "lexical", "fusion", "total")) {
+        for (String t : List.of("parse", "access", "plan", "tfidf", "embedding", "semantic", "lexical", "branches",
+                "fusion", "result_access", "selection", "total")) {
             assertThat(r.path("timings_ms").has(t)).as(t).isTrue();
         }
     }

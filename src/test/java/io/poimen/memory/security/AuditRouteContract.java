@@ -111,6 +111,57 @@ abstract class AuditRouteContract {
     }
 
     @Test
+    void absurdFieldsAreBoundedBeforeTheInsertSoTheDecisionIsWritten() {
+        AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
+        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.retrieval.Availability(60_000));
+        Caller odd = new Caller("u".repeat(5000), "odd", null, List.of("g".repeat(300), "nul\u0000group"),
+                List.of(), List.of(), false);
+        log.record(odd, List.of(new AccessDecision(VaultResource.project("p".repeat(5000)), Action.READ, false,
+                "r".repeat(1000))), "t".repeat(5000));
+
+        assertThat(Files.exists(spool.file())).as("written, not spooled").isFalse();
+        Map<String, Object> row = new JdbcTemplate(dataSource).queryForMap(
+                "select user_id, resource_name, reason, trace_id from rbac_audit_log");
+        assertThat(row.values()).allSatisfy(v -> assertThat((String) v).hasSize(256).endsWith(AuditLog.TRUNCATED));
+        assertThat((String) row.get("resource_name")).startsWith("ppppp");
+    }
+
+    @Test
+    void aSpooledRowTheTableRefusesIsQuarantinedAndTheRestIsWritten() throws Exception {
+        AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
+        io.poimen.memory.retrieval.Availability database = new io.poimen.memory.retrieval.Availability(60_000);
+        AuditLog log = new AuditLog(producer, spool, database);
+        java.sql.Timestamp now = java.sql.Timestamp.from(java.time.Instant.now());
+        Map<String, Object> poisoned = AuditLog.row(ALICE, new AccessDecision(VaultResource.project("poimen"),
+                Action.READ, true, "in_allowed_group"), "trace-poison", now);
+        // as a hub before the bounds spooled it: a value longer than its column
+        poisoned.put("resource_name", "x".repeat(5000));
+        spool.append(List.of(AuditLog.row(BOB, new AccessDecision(VaultResource.project("poimen"), Action.READ,
+                false, "not_in_allowed_groups"), "trace-before", now)));
+        spool.append(List.of(poisoned));
+        spool.append(List.of(AuditLog.row(BOB, new AccessDecision(VaultResource.skill("SKILL-x"), Action.READ,
+                true, "access_level_public"), "trace-after", now)));
+        Files.writeString(spool.file(), "{\"user_id\": \"cut short\n", java.nio.file.StandardOpenOption.APPEND);
+
+        assertThat(log.replaySpool()).isEqualTo(2);
+
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        assertThat(jdbc.queryForList("select trace_id from rbac_audit_log order by id", String.class))
+                .containsExactly("trace-before", "trace-after");
+        assertThat(Files.exists(spool.file())).isFalse();
+        assertThat(Files.readAllLines(spool.quarantine())).hasSize(2)
+                .anySatisfy(l -> assertThat(l).contains("trace-poison")).anySatisfy(l -> assertThat(l).contains("cut short"));
+        assertThat(database.available()).as("a refused row does not start a database cool-down").isTrue();
+        // the next decision goes straight to the table again
+        log.record(ALICE, List.of(new AccessDecision(VaultResource.project("poimen"), Action.READ, true,
+                "in_allowed_group")), "trace-next");
+        assertThat(Files.exists(spool.file())).isFalse();
+        assertThat(jdbc.queryForList("select trace_id from rbac_audit_log order by id", String.class))
+                .containsExactly("trace-before", "trace-after", "trace-next");
+        assertThat(log.replaySpool()).isZero();
+    }
+
+    @Test
     void withoutASpoolAFailedAuditWriteFailsTheRequest() {
         AuditLog log = new AuditLog(producer);
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);

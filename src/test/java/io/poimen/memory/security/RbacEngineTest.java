@@ -153,6 +153,58 @@ class RbacEngineTest {
         assertThatThrownBy(() -> VaultResource.skill("..")).isInstanceOf(IllegalArgumentException.class);
         assertThat(VaultResource.of("shared/skills/SKILL-x/SKILL.md")).isEqualTo(VaultResource.skill("SKILL-x"));
         assertThat(VaultResource.of("shared/concepts/a.md")).isEqualTo(new VaultResource("shared", "concepts"));
-        assertThat(VaultResource.of("projects/p/a/b.md")).isEqualTo(VaultResource.project("p"));
+        assertThat(VaultResource.of("projects/p/b.md")).isEqualTo(VaultResource.project("p"));
+        assertThat(VaultResource.of("projects/p/a/b.md")).isEqualTo(new VaultResource("project", "p", "projects/p/a"))
+                .isNotEqualTo(VaultResource.project("p"));
+        assertThat(VaultResource.of("shared/skills/SKILL-x.md")).isEqualTo(VaultResource.skill("SKILL-x"));
+        assertThat(VaultResource.of("shared/top.md")).isEqualTo(new VaultResource("shared", ""));
+        assertThat(VaultResource.of("README.md").notesFolder()).isEmpty();
+    }
+
+    @Test
+    void nestedPoliciesOnlyNarrowTheirParents() throws IOException {
+        // poimen: group access for platform-team and devops-team
+        Caller both = caller("dana", List.of("platform-team", "ml-team"), List.of("editor"));
+        Path secret = Files.createDirectories(vault.resolve("projects/poimen/runbooks/secret"));
+        Files.writeString(secret.resolve(PolicyStore.POLICY_FILE), "access_level: private\nowner_group: ml-team\n");
+        VaultResource deep = VaultResource.of("projects/poimen/runbooks/secret/x/note.md");
+        assertThat(read(both, deep).allowed()).isTrue();
+        assertThat(read(BOB, deep).reason()).isEqualTo("not_in_allowed_groups");
+        assertThat(read(CHARLIE, deep).reason())
+                .isEqualTo("not_in_owner_group (projects/poimen/runbooks/secret/_access.yaml)");
+        assertThat(read(CHARLIE, VaultResource.of("projects/poimen/runbooks/other.md")).allowed()).isTrue();
+
+        // a public child of a private skill does not widen it
+        Path open = Files.createDirectories(vault.resolve("shared/skills/SKILL-private-debug/public"));
+        Files.writeString(open.resolve(PolicyStore.POLICY_FILE), "access_level: public\n");
+        assertThat(read(CHARLIE, VaultResource.of("shared/skills/SKILL-private-debug/public/a.md")).allowed()).isFalse();
+        assertThat(read(BOB, VaultResource.of("shared/skills/SKILL-private-debug/public/a.md")).allowed()).isTrue();
+
+        // shared/_access.yaml narrows every shared unit, skills included
+        Files.writeString(vault.resolve("shared/" + PolicyStore.POLICY_FILE), "access_level: group\n"
+                + "allowed_groups: [ml-team, data-team]\n");
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).allowed()).isFalse();
+        assertThat(read(CHARLIE, VaultResource.skill("SKILL-kubernetes-debugging")).allowed()).isFalse();
+        assertThat(read(ALICE, VaultResource.of("shared/concepts/gitops.md")).allowed()).isTrue();
+
+        // a child that does not parse denies what is below it, not its parent
+        Files.writeString(secret.resolve(PolicyStore.POLICY_FILE), "access_level: [private\n");
+        assertThat(read(both, deep).reason()).isEqualTo("policy_unparseable");
+        assertThat(read(both, VaultResource.project("poimen")).allowed()).isTrue();
+
+        // write_groups of every policy on the path apply
+        Files.writeString(secret.resolve(PolicyStore.POLICY_FILE), "access_level: public\nwrite_groups: [nobody]\n");
+        Caller editor = both;
+        assertThat(engine.check(editor, deep, Action.WRITE).reason())
+                .isEqualTo("not_in_write_groups (projects/poimen/runbooks/secret/_access.yaml)");
+        assertThat(engine.check(editor, VaultResource.project("poimen"), Action.WRITE).allowed()).isTrue();
+    }
+
+    @Test
+    void aProjectWithoutItsOwnPolicyStaysDeniedWhateverItsChildrenSay() throws IOException {
+        Path sub = Files.createDirectories(vault.resolve("projects/new-project/docs"));
+        Files.writeString(sub.resolve(PolicyStore.POLICY_FILE), "access_level: public\n");
+        assertThat(read(CHARLIE, VaultResource.of("projects/new-project/docs/a.md")).reason())
+                .isEqualTo("project_default_deny");
     }
 }

@@ -40,4 +40,28 @@ class SecurityModeGuardTest {
         assertThatThrownBy(() -> SecurityModeGuard.check(settings("basic", null, null, null), "127.0.0.1"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("none or oidc");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "0.0.0.0", "192.168.1.10"})
+    void noAuthRefusesAManagementPortOffLoopback(String managementAddress) {
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings("none", null, null, null), "127.0.0.1", "8080",
+                "9090", managementAddress))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("management.server.port=9090");
+    }
+
+    @Test
+    void noAuthAcceptsAManagementPortOnLoopbackOrTheServerPort() {
+        SecuritySettings none = settings("none", null, null, null);
+        assertThatCode(() -> SecurityModeGuard.check(none, "127.0.0.1", "8080", "9090", "127.0.0.1"))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> SecurityModeGuard.check(none, "127.0.0.1", "8080", "8080", ""))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> SecurityModeGuard.check(none, "127.0.0.1", "8080", "-1", ""))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> SecurityModeGuard.check(none, "127.0.0.1", "8080", "", ""))
+                .doesNotThrowAnyException();
+        // oidc mode may publish metrics on every interface
+        assertThatCode(() -> SecurityModeGuard.check(settings("oidc", "http://idp/", null, null), "0.0.0.0", "8080",
+                "9090", "")).doesNotThrowAnyException();
+    }
 }

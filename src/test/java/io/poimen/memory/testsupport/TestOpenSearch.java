@@ -180,6 +180,40 @@ public final class TestOpenSearch {
         LOG.info("OpenSearch test node started on port {} in {} ms (base path {})", httpPort, startMillis, basePath);
     }
 
+    /**
+     * A separate cluster of {@code nodes} master-and-data nodes in this JVM (free ports, its own data under
+     * {@code target/}), for replica and node-loss tests; the caller closes the runner.
+     */
+    public static OpenSearchRunner cluster(String name, int nodes, List<Integer> httpPorts) {
+        useLog4jCore();
+        List<Integer> transport = new java.util.ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            httpPorts.add(freePort());
+            transport.add(freePort());
+        }
+        String seeds = String.join(",", transport.stream().map(p -> "127.0.0.1:" + p).toList());
+        List<String> names = java.util.stream.IntStream.rangeClosed(1, nodes).mapToObj(i -> name + "-" + i).toList();
+        OpenSearchRunner r = new OpenSearchRunner();
+        r.setMaxHttpPort(-1);
+        r.onBuild((number, settings) -> settings
+                .put("node.name", names.get(number - 1))
+                .put("http.port", httpPorts.get(number - 1))
+                .put("transport.port", transport.get(number - 1))
+                .put("network.host", "127.0.0.1")
+                .putList("discovery.seed_hosts", seeds.split(","))
+                .putList("cluster.initial_cluster_manager_nodes", names)
+                .put("cluster.routing.allocation.disk.threshold_enabled", false));
+        r.build(new OpenSearchRunner.Configs()
+                .basePath(Paths.get("target", name + "-" + ProcessHandle.current().pid()).toAbsolutePath().toString())
+                .numOfNode(nodes)
+                .clusterName(name)
+                .moduleTypes(String.join(",", MODULES))
+                .disableESLogger()
+                .useLogger());
+        r.ensureYellow();
+        return r;
+    }
+
     /** The reindex module minus {@code _reindex}, whose transport action needs HttpClient 4 (see class doc). */
     public static final class ReindexWithoutRemote extends ReindexPlugin {
         @Override

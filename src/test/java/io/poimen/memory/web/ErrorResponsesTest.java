@@ -35,4 +35,13 @@ class ErrorResponsesTest {
         assertThat(new ErrorResponses().toBody(exchange)).containsEntry("error", "internal_error");
         assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(500);
     }
+
+    @Test
+    void aBodyThatCannotBeReadAsTextIsABadRequest() {
+        Exchange exchange = failedWith(new org.apache.camel.StreamCacheException("reader",
+                new java.nio.charset.MalformedInputException(1)));
+
+        assertThat(new ErrorResponses().toBody(exchange)).containsEntry("error", "bad_request");
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(400);
+    }
 }

@@ -5,10 +5,10 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.poimen.memory.grc.GrcTestSupport;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
+import io.poimen.memory.testsupport.Browsers;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -41,14 +41,12 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The web UI in real headless Chromium (Debian's chromium and chromium-driver): pick a project, open a note, follow
+ * The web UI in real headless Chromium (Debian's chromium and chromium-driver; missing, the test fails): pick a project, open a note, follow
  * a wiki-link, search and read a breakdown, submit an edit through the real GRC route (a branch pushed to the bare
  * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live.
  * Each step saves a screenshot under {@code docs/screenshots/}.
@@ -56,8 +54,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiBrowserTest extends HubWebTestBase {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path SCREENSHOTS = Path.of("docs/screenshots");
 
     ChromeDriver browser;
@@ -65,16 +61,7 @@ class WebUiBrowserTest extends HubWebTestBase {
 
     @BeforeAll
     void startBrowser(@TempDir Path profile) throws IOException {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Debian's chromium and chromium-driver (scripts/test.sh installs them)");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--window-size=1440,1000", "--user-data-dir=" + Files.createDirectories(profile.resolve("chrome")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = Browsers.start(profile);
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         Files.createDirectories(SCREENSHOTS);
     }
@@ -184,7 +171,7 @@ class WebUiBrowserTest extends HubWebTestBase {
         assertThat(pr.getAttribute("href")).isEqualTo("http://forgejo.test/team/vault/pulls/42");
         assertThat(pr.getText()).isEqualTo("Pull request #42");
         String branch = browser.findElement(By.cssSelector("#review-result code")).getText();
-        assertThat(branch).matches("edit/local-operator/helm-\\d{14}");
+        assertThat(branch).matches("edit/local-operator/helm-\\d{14}-[0-9a-f]{8}");
         // the edit is a commit on that branch in the remote, on top of main, and Forgejo was asked for the PR
         try (Git remote = Git.open(REMOTE.toFile()); RevWalk walk = new RevWalk(remote.getRepository())) {
             Repository repo = remote.getRepository();

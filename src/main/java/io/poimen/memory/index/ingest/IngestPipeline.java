@@ -91,16 +91,23 @@ public class IngestPipeline {
         Map<String, String> stored = notes.hashes();
         List<String> changed = new ArrayList<>();
         List<IngestProblem> early = new ArrayList<>();
+        snapshot.skipped().forEach((path, reason) -> early.add(new IngestProblem(path, "skipped: " + reason)));
         for (String path : snapshot.markdown()) {
             Path file = vault.resolve(path);
-            long size = Files.size(file);
-            if (size > settings.maxFileBytes()) {
-                early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
-                        + settings.maxFileBytes() + "; previous version kept"));
-                continue;
-            }
-            if (!Objects.equals(stored.get(path), NoteParser.contentHash(Files.readAllBytes(file)))) {
-                changed.add(path);
+            try {
+                long size = Files.size(file);
+                if (size > settings.maxFileBytes()) {
+                    early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
+                            + settings.maxFileBytes() + "; previous version kept"));
+                    continue;
+                }
+                if (!Objects.equals(stored.get(path), NoteParser.contentHash(Files.readAllBytes(file)))) {
+                    changed.add(path);
+                }
+            } catch (IOException e) {
+                // one unreadable note (permissions, gone since the scan) never stops the others
+                early.add(new IngestProblem(path, "not readable (" + e.getClass().getSimpleName()
+                        + "); previous version kept"));
             }
         }
         List<String> removed = stored.keySet().stream()
@@ -125,7 +132,8 @@ public class IngestPipeline {
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
-                ParsedNote note = parser.parse(path, Files.readAllBytes(run.root.resolve(path)));
+                ParsedNote note = NoteChunkCap.capped(parser.parse(path, Files.readAllBytes(run.root.resolve(path))),
+                        settings.maxChunksPerNote(), run.problems);
                 if (note.frontMatter().error() != null) {
                     run.problems.add(new IngestProblem(path, "front matter ignored: " + note.frontMatter().error()));
                 }

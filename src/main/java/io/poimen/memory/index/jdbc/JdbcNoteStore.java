@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -55,8 +56,15 @@ public class JdbcNoteStore implements NoteStore {
     private final NamedParameterJdbcTemplate named;
     private final TransactionTemplate tx;
     private final JsonStringList json = new JsonStringList();
+    /** Recorded in {@code index_changes} with every write, so other replicas know what to reload. */
+    private final String writer;
 
     public JdbcNoteStore(DataSource dataSource) {
+        this(dataSource, "local");
+    }
+
+    public JdbcNoteStore(DataSource dataSource, String writer) {
+        this.writer = writer;
         this.jdbc = new JdbcTemplate(dataSource);
         this.named = new NamedParameterJdbcTemplate(jdbc);
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -81,12 +89,24 @@ public class JdbcNoteStore implements NoteStore {
             insertNotes(notes, updatedAt);
             insertChunks(notes.stream().flatMap(n -> n.chunks().stream()).toList());
             insertLinks(notes);
+            recordChanges(paths);
         });
     }
 
     @Override
     public void delete(String path) {
-        tx.executeWithoutResult(status -> deleteRows(List.of(path)));
+        tx.executeWithoutResult(status -> {
+            deleteRows(List.of(path));
+            recordChanges(List.of(path));
+        });
+    }
+
+    /** In the writing transaction: the notes (or, for a null path, the link resolutions) this write changed. */
+    private void recordChanges(List<String> paths) {
+        jdbc.batchUpdate("insert into index_changes (path, writer) values (?, ?)", paths, BATCH_SIZE, (ps, path) -> {
+            ps.setString(1, path);
+            ps.setString(2, writer);
+        });
     }
 
     @Override
@@ -102,12 +122,22 @@ public class JdbcNoteStore implements NoteStore {
 
     @Override
     public List<Chunk> chunks(Collection<String> chunkIds) {
-        List<String> ids = List.copyOf(new LinkedHashSet<>(chunkIds));
+        return chunksWhereIn("id", chunkIds, "");
+    }
+
+    @Override
+    public List<Chunk> chunksOfNotes(Collection<String> paths) {
+        return chunksWhereIn("path", paths, " order by path, ordinal");
+    }
+
+    /** Chunks whose {@code column} is one of {@code values}, {@value #IN_LIST_SIZE} values per query. */
+    private List<Chunk> chunksWhereIn(String column, Collection<String> values, String order) {
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(values));
         List<Chunk> found = new ArrayList<>();
-        for (int from = 0; from < ids.size(); from += IN_LIST_SIZE) {
-            List<String> slice = ids.subList(from, Math.min(ids.size(), from + IN_LIST_SIZE));
-            found.addAll(named.query("select " + CHUNK_COLUMNS + " from chunks where id in (:ids)",
-                    Map.of("ids", slice), this::chunk));
+        for (int from = 0; from < distinct.size(); from += IN_LIST_SIZE) {
+            List<String> slice = distinct.subList(from, Math.min(distinct.size(), from + IN_LIST_SIZE));
+            found.addAll(named.query("select " + CHUNK_COLUMNS + " from chunks where " + column + " in (:values)"
+                    + order, Map.of("values", slice), this::chunk));
         }
         return found;
     }
@@ -130,14 +160,17 @@ public class JdbcNoteStore implements NoteStore {
 
     @Override
     public void updateResolutions(List<WikiLink> resolved) {
-        tx.executeWithoutResult(status -> jdbc.batchUpdate(
-                "update wiki_links set resolved_path = ?, link_type = ? where source_path = ? and target_path = ?",
-                resolved, BATCH_SIZE, (ps, link) -> {
-                    ps.setString(1, link.resolvedPath());
-                    ps.setString(2, typeValue(link.type()));
-                    ps.setString(3, link.sourcePath());
-                    ps.setString(4, link.raw());
-                }));
+        tx.executeWithoutResult(status -> {
+            jdbc.batchUpdate(
+                    "update wiki_links set resolved_path = ?, link_type = ? where source_path = ? and target_path = ?",
+                    resolved, BATCH_SIZE, (ps, link) -> {
+                        ps.setString(1, link.resolvedPath());
+                        ps.setString(2, typeValue(link.type()));
+                        ps.setString(3, link.sourcePath());
+                        ps.setString(4, link.raw());
+                    });
+            recordChanges(Collections.singletonList(null));
+        });
     }
 
     private static void validate(ParsedNote note, Instant updatedAt) {

@@ -24,6 +24,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -43,7 +44,7 @@ import org.apache.lucene.store.Directory;
  * <p>Query, mirroring OpenSearch's {@code multi_match}/{@code best_fields}: for each field a disjunction of the
  * analyzed query terms, the fields joined by a dis-max with {@code content} boosted ×2. The exact dis-max is
  * boosted ×{@value #EXACT_BOOST}; a second dis-max of {@link FuzzyQuery} clauses (max edits 1 for analyzed terms of
- * 5–7 characters, 2 from 8; shorter terms are not fuzzed) supplies typo tolerance at boost 1, so exact matches
+ * 5–7 characters, 2 from 8; shorter terms, terms a text field holds and the path field are not fuzzed) supplies typo tolerance at boost 1, so exact matches
  * win. Query size is capped as described in {@link QueryTokens}. Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters.
  */
 public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
@@ -102,18 +103,30 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         if (query == null || query.isBlank() || k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
-        Query match = matchQuery(query);
-        if (match == null) {
-            return List.of();
-        }
-        BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
-        if (scope.paths() != null) {
-            bool.add(LuceneStore.anyOf(PATH, scope.paths()), Occur.FILTER);
-        }
-        for (String tag : scope.tags()) {
-            bool.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
-        }
-        return store.hits(bool.build(), k, CHUNK_ID, score -> score);
+        return store.hits(searcher -> {
+            Query match = matchQuery(query, searcher.getIndexReader());
+            if (match == null) {
+                return null;
+            }
+            BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
+            if (scope.paths() != null) {
+                bool.add(store.scopeFilter(PATH, scope.paths()), Occur.FILTER);
+            }
+            for (String tag : scope.tags()) {
+                bool.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
+            }
+            return bool.build();
+        }, k, CHUNK_ID, score -> score);
+    }
+
+    /**
+     * The engine's own call, the floor {@code bench latency} compares the branch with: a plain BM25 disjunction
+     * of the analysed terms over {@code content}, no other field, no fuzzy clause, no scope.
+     */
+    public List<Hit> plainSearch(String text, int k) {
+        BooleanQuery.Builder q = new BooleanQuery.Builder();
+        analyze(CONTENT, text).forEach(t -> q.add(new TermQuery(new Term(CONTENT, t)), Occur.SHOULD));
+        return store.hits(q.build(), k, CHUNK_ID, score -> score);
     }
 
     @Override
@@ -133,8 +146,13 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         }
     }
 
-    /** Exact and fuzzy dis-max clauses, or null when the query has no terms after analysis. */
-    private Query matchQuery(String text) {
+    /**
+     * Exact and fuzzy dis-max clauses, or null when the query has no terms after analysis. Only a term no text
+     * field holds is fuzzed, and not in the path field: that is the typo case, and expanding terms that are there
+     * anyway cost most of the branch's time (a Levenshtein automaton and a walk of the terms dictionary per term
+     * and field).
+     */
+    private Query matchQuery(String text, IndexReader reader) throws IOException {
         List<Query> exactFields = new ArrayList<>();
         List<Query> fuzzyFields = new ArrayList<>();
         for (var field : FIELD_BOOSTS.entrySet()) {
@@ -153,7 +171,8 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
                 Term t = new Term(field.getKey(), term);
                 exact.add(new TermQuery(t), Occur.SHOULD);
                 int edits = maxEdits(term);
-                if (edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS) {
+                if (edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS && !field.getKey().equals(SOURCE)
+                        && !held(reader, term)) {
                     fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
                     anyFuzzy = true;
                 }
@@ -172,6 +191,16 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
             match.add(new DisjunctionMaxQuery(fuzzyFields, 0f), Occur.SHOULD);
         }
         return match.build();
+    }
+
+    /** Whether a text field (content, breadcrumb, heading: the same English analysis) holds {@code term}. */
+    private static boolean held(IndexReader reader, String term) throws IOException {
+        for (String field : List.of(CONTENT, BREADCRUMB, HEADING)) {
+            if (reader.docFreq(new Term(field, term)) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Allowed edits for an analyzed term: 0 below 5 characters, 1 for 5–7, 2 from 8. */

@@ -17,6 +17,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.LRUQueryCache;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
@@ -50,6 +51,13 @@ public final class LuceneStore implements AutoCloseable {
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
+    /**
+     * Filters (the scope's path set, tags) are the same from query to query, so their per-segment doc sets are
+     * kept: without this, every query looked each of the scope's thousands of paths up in the terms dictionary.
+     * Lucene's default cache skips segments under 10,000 docs, which is every segment of a vault.
+     */
+    private final java.util.LinkedList<ScopeFilter> scopeFilters = new java.util.LinkedList<>();
+    private final LRUQueryCache filters = new LRUQueryCache(256, 64L << 20, leaf -> true, Float.POSITIVE_INFINITY);
 
     /**
      * Opens (or creates) the index in {@code directory}; the store takes ownership of the directory.
@@ -81,6 +89,7 @@ public final class LuceneStore implements AutoCloseable {
                                                  org.apache.lucene.index.IndexReader previous) {
                     IndexSearcher searcher = new IndexSearcher(reader);
                     searcher.setSimilarity(similarity);
+                    searcher.setQueryCache(filters);
                     return searcher;
                 }
             });
@@ -150,20 +159,56 @@ public final class LuceneStore implements AutoCloseable {
 
     /** The top {@code k} matches of {@code query}: the stored {@code idField} and Lucene's score through {@code score}. */
     public List<Hit> hits(Query query, int k, String idField, DoubleUnaryOperator score) {
+        return read(searcher -> top(searcher, query, k, idField, score));
+    }
+
+    /** As {@link #hits(Query, int, String, DoubleUnaryOperator)}, the query built on the searcher (null: no hits). */
+    public List<Hit> hits(Read<Query> query, int k, String idField, DoubleUnaryOperator score) {
         return read(searcher -> {
-            ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
-            List<Hit> hits = new ArrayList<>(docs.length);
-            var stored = searcher.storedFields();
-            for (ScoreDoc doc : docs) {
-                hits.add(new Hit(stored.document(doc.doc, Set.of(idField)).get(idField), score.applyAsDouble(doc.score)));
-            }
-            return hits;
+            Query q = query.apply(searcher);
+            return q == null ? List.of() : top(searcher, q, k, idField, score);
         });
+    }
+
+    private static List<Hit> top(IndexSearcher searcher, Query query, int k, String idField,
+                                 DoubleUnaryOperator score) throws IOException {
+        ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
+        List<Hit> hits = new ArrayList<>(docs.length);
+        var stored = searcher.storedFields();
+        for (ScoreDoc doc : docs) {
+            hits.add(new Hit(stored.document(doc.doc, Set.of(idField)).get(idField), score.applyAsDouble(doc.score)));
+        }
+        return hits;
     }
 
     /** A filter matching documents whose {@code field} is one of {@code values}. */
     public static Query anyOf(String field, Collection<String> values) {
         return new TermInSetQuery(field, values.stream().map(BytesRef::new).toList());
+    }
+
+    /**
+     * {@link #anyOf} for a search scope's path set. The graph hands out the same set object for a project until
+     * the vault changes, so the filter built for it (sorting thousands of paths) is kept for that object.
+     */
+    public Query scopeFilter(String field, Set<String> paths) {
+        synchronized (scopeFilters) {
+            for (ScopeFilter f : scopeFilters) {
+                if (f.paths == paths && f.field.equals(field)) {
+                    return f.query;
+                }
+            }
+        }
+        Query query = anyOf(field, paths);
+        synchronized (scopeFilters) {
+            scopeFilters.addFirst(new ScopeFilter(field, paths, query));
+            if (scopeFilters.size() > 16) {
+                scopeFilters.removeLast();
+            }
+        }
+        return query;
+    }
+
+    private record ScopeFilter(String field, Set<String> paths, Query query) {
     }
 
     /** Live documents. */

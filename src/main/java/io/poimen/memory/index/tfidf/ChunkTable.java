@@ -55,6 +55,11 @@ final class ChunkTable {
         return byId.getOrDefault(id, -1);
     }
 
+    /** Every stored path with its slots (live view; call under the index lock). */
+    Map<String, List<Integer>> byPath() {
+        return java.util.Collections.unmodifiableMap(byPath);
+    }
+
     List<Integer> slotsOf(String path) {
         return List.copyOf(byPath.getOrDefault(path, List.of()));
     }

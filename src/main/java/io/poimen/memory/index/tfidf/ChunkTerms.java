@@ -16,8 +16,11 @@ import java.util.Set;
  *                  terms; the norm leaves IDF out (like Lucene's length norm), so it never changes when other chunks
  *                  are written
  * @param metaTerms distinct terms of the chunk's key terms and heading (the metadata scope)
+ * @param keyTerms  the chunk's key terms as written, and {@code category} its category (may be null): what the
+ *                  metadata boosts of the TF-IDF branch need, kept here so the branch reads no chunk row
  */
-record ChunkTerms(String[] terms, float[] weights, String[] metaTerms) {
+record ChunkTerms(String[] terms, float[] weights, String[] metaTerms, java.util.List<String> keyTerms,
+                  String category) {
 
     static ChunkTerms of(Chunk chunk) {
         Map<String, Integer> tf = new LinkedHashMap<>();
@@ -35,7 +38,10 @@ record ChunkTerms(String[] terms, float[] weights, String[] metaTerms) {
         for (int i = 0; i < terms.length; i++) {
             weights[i] = (float) (logTf[i] / norm);
         }
-        return new ChunkTerms(terms, weights, metaTerms);
+        ChunkMetadata m = chunk.metadata();
+        return new ChunkTerms(terms, weights, metaTerms,
+                m == null || m.keyTerms() == null ? java.util.List.of() : java.util.List.copyOf(m.keyTerms()),
+                m == null ? null : m.category());
     }
 
     private static String[] metaTerms(Chunk chunk) {

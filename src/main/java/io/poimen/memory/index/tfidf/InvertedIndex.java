@@ -3,6 +3,7 @@ package io.poimen.memory.index.tfidf;
 import io.poimen.memory.vault.Chunk;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The term → postings map and the statistics behind it. Not thread-safe: {@link TfIdfIndex} guards it.
@@ -86,6 +87,39 @@ final class InvertedIndex {
             }
         }
         return idf(table.size(), e.df());
+    }
+
+    /**
+     * {@link #idf(TermEntry, int)} as if the chunks in {@code hidden} (slots the caller may not read) were not
+     * stored: the project IDF counts only readable project and shared chunks, so it is the same whether such
+     * chunks exist or not. {@code hiddenInBuckets} is how many of them are project or shared chunks.
+     */
+    double idf(TermEntry e, int projectBucket, Set<Integer> hidden, int hiddenInBuckets) {
+        if (hidden.isEmpty()) {
+            return idf(e, projectBucket);
+        }
+        if (e == null) {
+            return 0;
+        }
+        int n = buckets.size(projectBucket) + buckets.size(Buckets.SHARED) - hiddenInBuckets;
+        if (buckets.size(projectBucket) > 0 && n > 0) {
+            int df = e.df(projectBucket) + e.df(Buckets.SHARED);
+            for (int i = 0, size = e.text.size(); i < size; i++) {
+                int slot = e.text.slot(i);
+                if (hidden.contains(slot) && inBuckets(slot, projectBucket)) {
+                    df--;
+                }
+            }
+            if (df > 0) {
+                return idf(n, df);
+            }
+        }
+        return idf(e, projectBucket);
+    }
+
+    boolean inBuckets(int slot, int projectBucket) {
+        int b = table.bucket(slot);
+        return b == Buckets.SHARED || b == projectBucket;
     }
 
     static double idf(int n, int df) {

@@ -1,9 +1,11 @@
 package io.poimen.memory.index.tfidf;
 
 import io.poimen.memory.index.Hit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * One query's pass over the postings of its terms (formula on {@link TfIdfIndex}); call under the read lock.
@@ -19,23 +21,25 @@ final class QueryScorer {
     private int touchedCount;
 
     static List<Hit> search(InvertedIndex index, double metadataWeight, Map<String, Integer> qtf, String project,
-                            Set<String> scopePaths, int k) {
+                            Set<String> scopePaths, Predicate<String> readable, int k) {
         QueryScorer scorer = PER_THREAD.get();
         try {
-            return scorer.score(index, metadataWeight, qtf, project, scopePaths, k);
+            return scorer.score(index, metadataWeight, qtf, project, scopePaths, readable, k);
         } finally {
             scorer.reset();
         }
     }
 
     private List<Hit> score(InvertedIndex index, double metadataWeight, Map<String, Integer> qtf, String project,
-                            Set<String> scopePaths, int k) {
+                            Set<String> scopePaths, Predicate<String> readable, int k) {
         ensureCapacity(index.table().highWater());
         int bucket = index.bucketOf(project);
+        Set<Integer> hidden = new HashSet<>();
+        int hiddenInBuckets = readable == null ? 0 : hidden(index, bucket, readable, hidden);
         qtf.forEach((term, count) -> {
             TermEntry e = index.entry(term);
             if (e != null) {
-                double idf = index.idf(e, bucket);
+                double idf = index.idf(e, bucket, hidden, hiddenInBuckets);
                 accumulate(e.text, (1 + Math.log(count)) * idf * idf);
                 accumulate(e.meta, idf * metadataWeight);
             }
@@ -44,11 +48,27 @@ final class QueryScorer {
         TopHits top = new TopHits(k);
         for (int i = 0; i < touchedCount; i++) {
             int slot = touched[i];
-            if (scopePaths == null || scopePaths.contains(table.path(slot))) {
+            // the scope lookup is the costly part for a common term touching most chunks: only a hit that would
+            // enter the top k is looked up
+            if (top.mayEnter(acc[slot]) && (scopePaths == null || scopePaths.contains(table.path(slot)))) {
                 top.offer(table.id(slot), acc[slot]);
             }
         }
         return top.best();
+    }
+
+    /** Collects the project and shared chunks the caller may not read; returns how many there are. */
+    private static int hidden(InvertedIndex index, int bucket, Predicate<String> readable, Set<Integer> out) {
+        int inBuckets = 0;
+        for (Map.Entry<String, List<Integer>> e : index.table().byPath().entrySet()) {
+            // only project and shared chunks count in the project IDF; other projects' notes need no decision
+            if (!e.getValue().isEmpty() && index.inBuckets(e.getValue().get(0), bucket)
+                    && !readable.test(e.getKey())) {
+                out.addAll(e.getValue());
+                inBuckets += e.getValue().size();
+            }
+        }
+        return inBuckets;
     }
 
     private void accumulate(Postings postings, double factor) {

@@ -110,6 +110,15 @@ public class TfIdfIndex {
      * restricts results to those note paths (null = all).
      */
     public List<Hit> search(List<String> queryTerms, String project, Set<String> scopePaths, int k) {
+        return search(queryTerms, project, scopePaths, null, k);
+    }
+
+    /**
+     * {@link #search(List, String, Set, int)} for a caller who may read only the notes {@code readable} accepts
+     * (null = all): the IDF statistics leave the others out, so no score depends on notes the caller may not read.
+     */
+    public List<Hit> search(List<String> queryTerms, String project, Set<String> scopePaths,
+                            java.util.function.Predicate<String> readable, int k) {
         if (k < 0) {
             throw new IllegalArgumentException("k must be >= 0, was " + k);
         }
@@ -118,7 +127,20 @@ public class TfIdfIndex {
         if (k == 0 || qtf.isEmpty()) {
             return List.of();
         }
-        return read(() -> QueryScorer.search(index, metadataWeight, qtf, project, scopePaths, k));
+        return read(() -> QueryScorer.search(index, metadataWeight, qtf, project, scopePaths, readable, k));
+    }
+
+    /** A chunk's key terms and category as indexed, or null when the chunk is not in the index. */
+    public ChunkMetadataView metadata(String chunkId) {
+        return read(() -> {
+            int slot = index.table().slotOf(chunkId);
+            ChunkTerms t = slot < 0 ? null : index.table().terms(slot);
+            return t == null ? null : new ChunkMetadataView(index.table().path(slot), t.keyTerms(), t.category());
+        });
+    }
+
+    /** What the metadata boosts read of a chunk. */
+    public record ChunkMetadataView(String path, List<String> keyTerms, String category) {
     }
 
     private static List<Map.Entry<Chunk, ChunkTerms>> analyze(Collection<Chunk> chunks) {

@@ -18,6 +18,11 @@ final class TopHits {
         this.k = k;
     }
 
+    /** False when a hit of {@code score} could not enter: the caller may skip any costlier check of it. */
+    boolean mayEnter(double score) {
+        return worstFirst.size() < k || score >= worstFirst.peek().score();
+    }
+
     void offer(String chunkId, double score) {
         if (worstFirst.size() == k) {
             Hit worst = worstFirst.peek();

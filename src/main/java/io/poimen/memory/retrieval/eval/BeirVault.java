@@ -5,9 +5,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Random;
 import java.util.Map;
 
-/** Writes a BEIR corpus as a vault: one note per document under {@code projects/<project>/docs/}. */
+/**
+ * Writes a BEIR corpus as a vault: one note per document under {@code projects/<project>/docs/}; for a larger
+ * latency vault, more notes under {@code projects/<project>/mixed/}, each made of sentences of two corpus
+ * documents (fixed seed), so the added notes have the corpus's words and lengths.
+ */
 public final class BeirVault {
     public static final String PROJECT = "bench";
 
@@ -26,5 +32,32 @@ public final class BeirVault {
             ids.put("projects/" + PROJECT + "/docs/" + file, d.id());
         }
         return ids;
+    }
+
+    /** As {@link #write(BeirDataset, Path)}, padded to {@code notes} notes when the corpus has fewer. */
+    public static Map<String, String> write(BeirDataset set, Path vault, int notes) throws IOException {
+        Map<String, String> ids = write(set, vault);
+        List<BeirDataset.Doc> docs = set.corpus();
+        int extra = notes - docs.size();
+        if (extra <= 0 || docs.isEmpty()) {
+            return ids;
+        }
+        Path mixed = Files.createDirectories(vault.resolve("projects/" + PROJECT + "/mixed"));
+        Random random = new Random(13);
+        for (int i = 0; i < extra; i++) {
+            List<String> a = sentences(docs.get(random.nextInt(docs.size())).text());
+            List<String> b = sentences(docs.get(random.nextInt(docs.size())).text());
+            StringBuilder note = new StringBuilder();
+            for (int j = 0; j < Math.max(a.size(), b.size()); j++) {
+                note.append(j < a.size() ? a.get(j) + " " : "").append(j < b.size() ? b.get(j) + " " : "");
+            }
+            Files.writeString(mixed.resolve(String.format("m-%05d.md", i)), note.toString().strip() + "\n",
+                    StandardCharsets.UTF_8);
+        }
+        return ids;
+    }
+
+    private static List<String> sentences(String text) {
+        return List.of(text.split("(?<=[.!?])\\s+"));
     }
 }

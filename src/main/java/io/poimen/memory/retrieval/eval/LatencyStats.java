@@ -12,6 +12,14 @@ public final class LatencyStats {
         values.add(ms);
     }
 
+    /** Both sets of values in one (a new object). */
+    public static LatencyStats merge(LatencyStats a, LatencyStats b) {
+        LatencyStats m = new LatencyStats();
+        m.values.addAll(a.values);
+        m.values.addAll(b.values);
+        return m;
+    }
+
     public boolean isEmpty() {
         return values.isEmpty();
     }

@@ -1,15 +1,11 @@
 package io.poimen.memory.retrieval.select;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Near-duplicate removal with word shingles (Broder 1997). S(t) is the set of w-word windows of t's lower-cased
@@ -22,7 +18,6 @@ import java.util.regex.Pattern;
 public class ShingleDeduplicator {
     public static final int DEFAULT_WIDTH = 5;
     public static final double DEFAULT_THRESHOLD = 0.8;
-    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
 
     /**
      * @param kept    the surviving items, best first
@@ -66,18 +61,18 @@ public class ShingleDeduplicator {
         List<SelectionItem> sorted = new ArrayList<>(items);
         sorted.sort(SelectionItem::byScoreDesc);
         List<SelectionItem> kept = new ArrayList<>();
-        List<Set<String>> keptShingles = new ArrayList<>();
+        List<long[]> keptShingles = new ArrayList<>();
         Map<String, String> removed = new LinkedHashMap<>();
         for (SelectionItem item : sorted) {
             if (kept.size() >= maxKept) {
                 break;
             }
-            Set<String> s = shingles(item.text());
+            long[] s = shingles(item.text());
             String duplicateOf = null;
             for (int i = 0; i < kept.size() && duplicateOf == null; i++) {
-                Set<String> k = keptShingles.get(i);
+                long[] k = keptShingles.get(i);
                 // J(a, b) ≤ min/max, so sets of very different sizes are never near-duplicates
-                if (Math.min(s.size(), k.size()) >= threshold * Math.max(s.size(), k.size())
+                if (Math.min(s.length, k.length) >= threshold * Math.max(s.length, k.length)
                         && jaccard(s, k) >= threshold) {
                     duplicateOf = kept.get(i).chunkId();
                 }
@@ -97,38 +92,82 @@ public class ShingleDeduplicator {
         return jaccard(shingles(a), shingles(b));
     }
 
-    Set<String> shingles(String text) {
-        List<String> words = new ArrayList<>();
-        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (m.find()) {
-            words.add(m.group());
+    /**
+     * S(text) as sorted distinct 64-bit hashes of the shingles: comparing two sets is then a merge of two arrays,
+     * where string shingles made selection the slowest step after the branches. Two different shingles share a
+     * hash with a chance of about 2^-64 per pair.
+     */
+    long[] shingles(String text) {
+        long[] words = wordHashes(text);
+        if (words.length == 0) {
+            return words;
         }
-        Set<String> out = new HashSet<>();
-        if (words.isEmpty()) {
-            return out;
+        int n = words.length < width ? 1 : words.length - width + 1;
+        int w = Math.min(width, words.length);
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            long h = 0x9E3779B97F4A7C15L;
+            for (int j = i; j < i + w; j++) {
+                h = (h ^ words[j]) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 31;
+            }
+            out[i] = h;
         }
-        if (words.size() < width) {
-            out.add(String.join(" ", words));
-            return out;
-        }
-        for (int i = 0; i + width <= words.size(); i++) {
-            out.add(String.join(" ", words.subList(i, i + width)));
-        }
-        return out;
-    }
-
-    private static double jaccard(Set<String> a, Set<String> b) {
-        if (a.isEmpty() || b.isEmpty()) {
-            return 0.0;
-        }
-        Set<String> small = a.size() <= b.size() ? a : b;
-        Set<String> large = small == a ? b : a;
-        int common = 0;
-        for (String s : small) {
-            if (large.contains(s)) {
-                common++;
+        Arrays.sort(out);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || out[i] != out[i - 1]) {
+                out[distinct++] = out[i];
             }
         }
-        return (double) common / (a.size() + b.size() - common);
+        return distinct == n ? out : Arrays.copyOf(out, distinct);
+    }
+
+    /** FNV-1a hashes of the lower-cased runs of letters and digits of {@code text}, in order. */
+    private static long[] wordHashes(String text) {
+        long[] out = new long[16];
+        int count = 0;
+        long h = 0;
+        boolean inWord = false;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            i += Character.charCount(cp);
+            if (Character.isLetter(cp) || Character.isDigit(cp) || Character.getType(cp) == Character.LETTER_NUMBER
+                    || Character.getType(cp) == Character.OTHER_NUMBER) {
+                h = (inWord ? h : 0xcbf29ce484222325L);
+                for (char c : Character.toChars(Character.toLowerCase(cp))) {
+                    h = (h ^ c) * 0x100000001b3L;
+                }
+                inWord = true;
+            } else if (inWord) {
+                out = count == out.length ? Arrays.copyOf(out, 2 * count) : out;
+                out[count++] = h;
+                inWord = false;
+            }
+        }
+        if (inWord) {
+            out = count == out.length ? Arrays.copyOf(out, count + 1) : out;
+            out[count++] = h;
+        }
+        return Arrays.copyOf(out, count);
+    }
+
+    private static double jaccard(long[] a, long[] b) {
+        if (a.length == 0 || b.length == 0) {
+            return 0.0;
+        }
+        int common = 0;
+        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
+            if (a[i] == b[j]) {
+                common++;
+                i++;
+                j++;
+            } else if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return (double) common / (a.length + b.length - common);
     }
 }

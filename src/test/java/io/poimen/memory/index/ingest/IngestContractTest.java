@@ -127,4 +127,55 @@ abstract class IngestContractTest {
         assertThat(Files.readString(vault().resolve("projects/poimen/broken-front-matter.md"),
                 StandardCharsets.UTF_8)).contains("xylophonic");
     }
+
+    @Test
+    void aBadFileNameAFifoAndASymlinkAreReportedByPathAndTheRestIsIngested() throws Exception {
+        Path folder = vault().resolve("projects/poimen/memories");
+        // a name that is not UTF-8, created from raw bytes (Linux file names are bytes)
+        byte[] raw = (folder.toAbsolutePath() + "/bad\u0001name.md").getBytes(StandardCharsets.UTF_8);
+        raw[raw.length - "name.md".length() - 1] = (byte) 0xff;
+        Process touch = new ProcessBuilder("python3", "-c",
+                "import sys; open(bytes.fromhex(sys.argv[1]), 'w').write('# bad')",
+                java.util.HexFormat.of().formatHex(raw)).inheritIO().start();
+        assertThat(touch.waitFor()).isZero();
+        Process fifo = new ProcessBuilder("mkfifo", folder.resolve("pipe.md").toString()).inheritIO().start();
+        assertThat(fifo.waitFor()).isZero();
+        Files.createSymbolicLink(folder.resolve("link.md"), folder.resolve("ownership.md").toAbsolutePath());
+        Files.writeString(folder.resolve("fresh-note.md"), "# Fresh\n\nThe glimmerwort note arrived after the bad ones.\n");
+
+        IngestReport report = ingest();
+
+        assertThat(report.problems()).extracting(IngestProblem::path).contains(
+                "projects/poimen/memories/pipe.md", "projects/poimen/memories/link.md");
+        assertThat(report.problems()).anySatisfy(p -> {
+            assertThat(p.path()).startsWith("projects/poimen/memories/bad").endsWith("name.md");
+            assertThat(p.reason()).contains("not valid UTF-8");
+        });
+        assertThat(report.problems()).filteredOn(p -> p.path().endsWith("pipe.md"))
+                .singleElement().satisfies(p -> assertThat(p.reason()).contains("not a regular file"));
+        assertThat(report.changed()).isEqualTo(1);
+        assertThat(notes.note("projects/poimen/memories/fresh-note.md")).isPresent();
+        assertThat(lexical.search("glimmerwort", SearchScope.all(), 3)).isNotEmpty();
+        assertThat(notes.notes()).noneMatch(n -> n.path().contains("bad") || n.path().endsWith("pipe.md")
+                || n.path().endsWith("link.md"));
+    }
+
+    @Test
+    void aNoteWithTensOfThousandsOfHeadingsIsCappedAndReported() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 50_000; i++) {
+            text.append("# h").append(i).append("\nx\n");
+        }
+        assertThat(text.length()).isGreaterThan(500_000);
+        String path = "projects/poimen/memories/many-headings.md";
+        Files.writeString(vault().resolve(path), text);
+
+        IngestReport report = ingest();
+
+        long chunks = notes.allChunks().stream().filter(c -> c.path().equals(path)).count();
+        assertThat(chunks).isEqualTo(500);
+        assertThat(report.chunks()).isEqualTo(500);
+        assertThat(report.problems()).filteredOn(p -> p.path().equals(path)).singleElement()
+                .satisfies(p -> assertThat(p.reason()).contains("only the first 500 are indexed"));
+    }
 }

@@ -81,9 +81,10 @@ public abstract class LexicalIndexContract {
 
         List<Hit> hits = index.search("CrashLoopBackOff", SearchScope.all(), 10);
 
-        // "CrashLoopBackOn" is two edits away, so the fuzzy clause finds it, but below the exact match
-        assertThat(ids(hits)).containsSubsequence("projects/k8s/pods.md#0", "projects/k8s/operator.md#0");
-        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+        // "CrashLoopBackOn" is two edits away: a fuzzy clause may find it (OpenSearch fuzzes every term; Lucene
+        // only terms the index does not hold), but never above the exact match
+        assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
+        assertThat(hits.subList(1, hits.size())).allSatisfy(h -> assertThat(h.score()).isLessThan(hits.get(0).score()));
     }
 
     @Test

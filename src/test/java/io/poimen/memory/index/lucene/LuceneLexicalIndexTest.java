@@ -42,4 +42,18 @@ class LuceneLexicalIndexTest extends LexicalIndexContract {
         assertThat(LuceneLexicalIndex.maxEdits("kubectl")).isEqualTo(1);
         assertThat(LuceneLexicalIndex.maxEdits("crashloop")).isEqualTo(2);
     }
+
+    @Test
+    void onlyATermTheIndexDoesNotHoldIsFuzzed() {
+        try (LuceneLexicalIndex index = LuceneLexicalIndex.inMemory()) {
+            index.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.", List.of()),
+                    chunk("b.md", 0, "Operator", List.of("Operator"), "The operator reports CrashLoopBackOn.", List.of())));
+            // held as written: exact matches only, the neighbour two edits away is not expanded to
+            assertThat(index.search("CrashLoopBackOff", SearchScope.all(), 10)).extracting(Hit::chunkId)
+                    .containsExactly("a.md#0");
+            // a typo the index does not hold still finds both neighbours
+            assertThat(index.search("CrashLoopBackOf", SearchScope.all(), 10)).extracting(Hit::chunkId)
+                    .containsExactlyInAnyOrder("a.md#0", "b.md#0");
+        }
+    }
 }

@@ -170,4 +170,26 @@ class TfIdfIndexTest {
         assertThatThrownBy(() -> index.add(noPath)).isInstanceOf(IllegalArgumentException.class);
         assertThat(index.size()).isEqualTo(5);
     }
+
+    @Test
+    void chunksTheCallerMayNotReadLeaveTheIdfAsIfTheyWereNotStored() {
+        List<Chunk> visible = List.of(chunk("projects/p/a.md", 0, "A", "pod crash kubectl logs"),
+                chunk("projects/p/b.md", 0, "B", "pod restart"), chunk("shared/c.md", 0, "C", "kubectl crash"),
+                chunk("projects/q/d.md", 0, "D", "pod pod pod"));
+        List<Chunk> hidden = List.of(chunk("projects/p/secret/x.md", 0, "X", "pod crash zebracorn"),
+                chunk("shared/secret/y.md", 0, "Y", "kubectl crash pod"));
+        TfIdfIndex without = new TfIdfIndex(TfIdfIndex.DEFAULT_METADATA_WEIGHT);
+        without.addAll(visible);
+        index.addAll(visible);
+        index.addAll(hidden);
+        java.util.function.Predicate<String> readable = path -> !path.contains("/secret/");
+        java.util.Set<String> scope = java.util.Set.of("projects/p/a.md", "projects/p/b.md", "shared/c.md");
+        List<String> query = List.of("pod", "crash", "kubectl");
+
+        List<Hit> a = index.search(query, "p", scope, readable, 10);
+        assertThat(a).isNotEmpty().isEqualTo(without.search(query, "p", scope, readable, 10))
+                .isEqualTo(without.search(query, "p", scope, 10));
+        // without the predicate the hidden chunks do move the scores: that is what the predicate removes
+        assertThat(index.search(query, "p", scope, 10)).isNotEqualTo(a);
+    }
 }

@@ -1,0 +1,161 @@
+package io.poimen.memory.agents;
+
+import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Caller;
+import io.poimen.memory.vault.VaultPaths;
+import io.poimen.memory.web.ApiException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one viewer may see of agent events. A viewer sees the events of their own agents, and the events of a
+ * project they may read (the event's {@code payload.project}); everything else is hidden. In what is shown, every
+ * object or string naming a vault path the viewer may not read is removed (a retrieved chunk goes with its
+ * heading and score). Read decisions are the {@link AccessChecks} bean's, asked once per path and viewer.
+ * The local operator of the no-auth mode sees everything.
+ */
+public class AgentEventAccess {
+    private static final Object DROP = new Object();
+    private static final java.util.regex.Pattern MENTION =
+            java.util.regex.Pattern.compile("(?<![\\w/.-])(?:projects|shared)/[^\\s\"'<>()\\[\\]{}`,;]+");
+    private final AccessChecks checks;
+
+    public AgentEventAccess(AccessChecks checks) {
+        this.checks = checks;
+    }
+
+    /** @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it */
+    public void requireProject(Caller caller, String project, String traceId) {
+        if (caller.anonymous()) {
+            return;
+        }
+        if (project.isBlank() || project.contains("/")) {
+            throw ApiException.badRequest("payload.project must be a project folder name, got " + project);
+        }
+        checks.requireRead(caller, VaultPaths.PROJECTS + project + "/", traceId);
+    }
+
+    /** A viewer for one request (or one stream subscription); its decisions are audited under {@code traceId}. */
+    public Viewer viewer(Caller caller, String traceId) {
+        return new Viewer(caller, traceId);
+    }
+
+    public final class Viewer {
+        private final Caller caller;
+        private final String traceId;
+        private final Map<String, Boolean> readable = new ConcurrentHashMap<>();
+
+        private Viewer(Caller caller, String traceId) {
+            this.caller = caller;
+            this.traceId = traceId;
+        }
+
+        public Caller caller() {
+            return caller;
+        }
+
+        /** The event as this viewer may see it, or null when it is hidden from them. */
+        public AgentEvent view(AgentEvent event) {
+            if (caller.anonymous()) {
+                return event;
+            }
+            boolean own = AgentIds.ownedBy(event.agentId(), caller);
+            Object project = event.payload() == null ? null : event.payload().get("project");
+            if (!own && !(project instanceof String p && allowsProject(p))) {
+                return null;
+            }
+            Object cleaned = clean(event.payload());
+            if (cleaned == DROP) {
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> payload = (Map<String, Object>) cleaned;
+            if (payload.get("chunks") instanceof List<?> chunks && payload.containsKey("scores")) {
+                // memory_retrieved: the score list runs parallel to the chunks that are left
+                payload.put("scores", chunks.stream().map(c -> c instanceof Map<?, ?> m ? m.get("score") : null)
+                        .toList());
+            }
+            return event.withPayload(payload);
+        }
+
+        private boolean allowsProject(String project) {
+            return !project.isBlank() && allows(VaultPaths.PROJECTS + project + "/");
+        }
+
+        private boolean allows(String path) {
+            String p = path.indexOf('#') >= 0 ? path.substring(0, path.indexOf('#')) : path;
+            return readable.computeIfAbsent(p, x -> {
+                try {
+                    checks.requireRead(caller, x, traceId);
+                    return true;
+                } catch (ApiException e) {
+                    return false;
+                }
+            });
+        }
+
+        /** Free text with every mention of a vault path the viewer may not read replaced. */
+        private String withoutDeniedMentions(String text) {
+            if (text.indexOf('/') < 0) {
+                return text;
+            }
+            java.util.regex.Matcher m = MENTION.matcher(text);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                        allows(m.group()) ? m.group() : "[path hidden]"));
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
+
+        /** The value without what names a denied path; {@link #DROP} when the value itself must go. */
+        private Object clean(Object value) {
+            if (value instanceof String s) {
+                if (looksLikePath(s)) {
+                    return allows(s) ? s : DROP;
+                }
+                return withoutDeniedMentions(s);
+            }
+            if (value instanceof Map<?, ?> map) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    // an object naming a denied note describes that note (heading, score, text): all of it goes
+                    if (e.getValue() instanceof String s && looksLikePath(s) && !allows(s)) {
+                        return DROP;
+                    }
+                }
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    Object v = clean(e.getValue());
+                    if (v != DROP) {
+                        out.put(String.valueOf(e.getKey()), v);
+                    }
+                }
+                return out;
+            }
+            if (value instanceof List<?> list) {
+                List<Object> out = new ArrayList<>(list.size());
+                for (Object item : list) {
+                    Object v = clean(item);
+                    if (v != DROP) {
+                        out.add(v);
+                    }
+                }
+                return out;
+            }
+            return value;
+        }
+    }
+
+    /** A vault path as events carry it ({@code projects/...}, {@code shared/...}, any {@code .md} note). */
+    static boolean looksLikePath(String s) {
+        if (s.isEmpty() || s.length() > 1024 || s.chars().anyMatch(Character::isWhitespace)) {
+            return false;
+        }
+        String p = s.indexOf('#') >= 0 ? s.substring(0, s.indexOf('#')) : s;
+        return p.startsWith(VaultPaths.PROJECTS) || p.startsWith(VaultPaths.SHARED) || p.endsWith(".md");
+    }
+}

@@ -1,0 +1,43 @@
+package io.poimen.memory.cluster;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.UUID;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code poimen.cluster.*}: which cluster service elects the writer, its namespace, and this
+ * replica's id (host, pid and a random part unless set).
+ *
+ * @param service {@code jdbc} (a lease row in the notes database; works for processes anywhere that share it)
+ *                or {@code kubernetes} (camel-kubernetes' Lease service)
+ * @param lease   how long a leader holds the lease without renewing it: a dead leader is replaced after this
+ * @param renew   how often the leader renews and the others try to take the lease
+ */
+@ConfigurationProperties("poimen.cluster")
+public record ClusterProperties(String service, String namespace, String nodeId, Duration lease, Duration renew) {
+
+    public ClusterProperties {
+        service = service != null && !service.isBlank() ? service : "jdbc";
+        namespace = namespace != null && !namespace.isBlank() ? namespace : "poimen-writer";
+        nodeId = nodeId != null && !nodeId.isBlank() ? nodeId : defaultNodeId();
+        lease = lease != null ? lease : Duration.ofSeconds(5);
+        renew = renew != null ? renew : Duration.ofSeconds(1);
+        if (renew.compareTo(lease.dividedBy(2)) > 0) {
+            throw new IllegalArgumentException("poimen.cluster.renew (" + renew + ") must be at most half of "
+                    + "poimen.cluster.lease (" + lease + "), or a slow renewal loses the lease");
+        }
+    }
+
+    private static String defaultNodeId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "host";
+        }
+        String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+        return host + "-" + pid + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

@@ -1,0 +1,167 @@
+package io.poimen.memory.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.cluster.CamelClusterMember;
+import org.apache.camel.support.cluster.AbstractCamelClusterService;
+import org.apache.camel.support.cluster.AbstractCamelClusterView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Camel cluster service over a lease row in the notes database ({@link LeaseTable}): the replica holding the
+ * lease of a namespace leads it. Each view renews (leader) or tries to take (the others) the lease every
+ * {@code poimen.cluster.renew}; a leader that dies stops renewing and another replica takes over once the lease
+ * ({@code poimen.cluster.lease}) has run out. A leader that cannot renew steps down two renew periods before its
+ * lease can run out, so two replicas never lead at once while their clocks run at the same rate; a replica that
+ * stops releases the lease at once.
+ */
+public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLeaseClusterService.LeaseView> {
+    private static final Logger log = LoggerFactory.getLogger(JdbcLeaseClusterService.class);
+    private final LeaseTable leases;
+    private final ClusterProperties settings;
+
+    public JdbcLeaseClusterService(LeaseTable leases, ClusterProperties settings) {
+        super("jdbc-lease");
+        this.leases = leases;
+        this.settings = settings;
+    }
+
+    @Override
+    protected LeaseView createView(String namespace) {
+        return new LeaseView(namespace);
+    }
+
+    /** One namespace's lease, as seen from this replica. */
+    public final class LeaseView extends AbstractCamelClusterView {
+        private final Member local = new Member(settings.nodeId(), true);
+        private volatile boolean leader;
+        private volatile String leaderId;
+        private volatile long renewedNanos;
+        private ScheduledExecutorService timer;
+
+        LeaseView(String namespace) {
+            super(JdbcLeaseClusterService.this, namespace);
+        }
+
+        @Override
+        protected void doStart() {
+            tick();
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "cluster-lease-" + getNamespace());
+                t.setDaemon(true);
+                return t;
+            });
+            long period = settings.renew().toMillis();
+            timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        protected void doStop() {
+            if (timer != null) {
+                timer.shutdownNow();
+            }
+            if (leader) {
+                try {
+                    leases.release(getNamespace(), settings.nodeId());
+                } catch (RuntimeException e) {
+                    log.warn("could not release the {} lease (it runs out by itself): {}", getNamespace(), e.toString());
+                }
+            }
+            update(false, null);
+        }
+
+        /** One renewal or take-over attempt; true when this replica leads afterwards. */
+        public synchronized boolean tick() {
+            long started = System.nanoTime();
+            try {
+                if (leases.acquireOrRenew(getNamespace(), settings.nodeId(), settings.lease())) {
+                    renewedNanos = started;
+                    update(true, settings.nodeId());
+                } else {
+                    update(false, leases.holder(getNamespace()).orElse(null));
+                }
+            } catch (RuntimeException e) {
+                if (leader && !fresh()) {
+                    log.warn("cannot renew the {} lease, stepping down: {}", getNamespace(), e.toString());
+                    update(false, null);
+                } else {
+                    log.debug("lease attempt for {} failed: {}", getNamespace(), e.toString());
+                }
+            }
+            return leader;
+        }
+
+        /** The last renewal is recent enough that the lease cannot have run out yet (with two renewals to spare). */
+        private boolean fresh() {
+            long margin = settings.lease().minus(settings.renew().multipliedBy(2)).toNanos();
+            return System.nanoTime() - renewedNanos < margin;
+        }
+
+        private void update(boolean nowLeader, String currentLeader) {
+            boolean changed = nowLeader != leader || !Objects.equals(currentLeader, leaderId);
+            boolean roleChanged = nowLeader != leader;
+            leader = nowLeader;
+            leaderId = currentLeader;
+            if (roleChanged) {
+                log.info("{} {} the {} lease", settings.nodeId(), nowLeader ? "holds" : "no longer holds", getNamespace());
+            }
+            if (changed) {
+                fireLeadershipChangedEvent(getLeader().orElse(null));
+            }
+        }
+
+        @Override
+        public Optional<CamelClusterMember> getLeader() {
+            if (local.isLeader()) {
+                return Optional.of(local);
+            }
+            String id = leaderId;
+            return id == null || id.equals(settings.nodeId()) ? Optional.empty() : Optional.of(new Member(id, false));
+        }
+
+        @Override
+        public CamelClusterMember getLocalMember() {
+            return local;
+        }
+
+        @Override
+        public List<CamelClusterMember> getMembers() {
+            List<CamelClusterMember> members = new ArrayList<>();
+            members.add(local);
+            getLeader().filter(m -> !m.isLocal()).ifPresent(members::add);
+            return members;
+        }
+
+        private final class Member implements CamelClusterMember {
+            private final String id;
+            private final boolean isLocal;
+
+            Member(String id, boolean isLocal) {
+                this.id = id;
+                this.isLocal = isLocal;
+            }
+
+            @Override
+            public String getId() {
+                return id;
+            }
+
+            @Override
+            public boolean isLocal() {
+                return isLocal;
+            }
+
+            /** The local member leads only while its lease is surely still held, even between two renewals. */
+            @Override
+            public boolean isLeader() {
+                return isLocal ? leader && fresh() : id.equals(leaderId);
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.poimen.memory.mcp;
+
+import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.CallerResolver;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The beans behind the MCP tools build_context and recent_changes ({@code routes/agent-tools.camel.yaml}). */
+@Configuration
+public class AgentToolsConfig {
+
+    @Bean
+    NoteNeighbourhood noteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers,
+                                        AccessChecks checks) {
+        return new NoteNeighbourhood(graph, notes, callers, checks);
+    }
+
+    @Bean
+    VaultHistory vaultHistory(PoimenProperties poimen, CallerResolver callers, AccessChecks checks) {
+        return new VaultHistory(poimen.vault().path().toAbsolutePath().normalize(), callers, checks);
+    }
+}

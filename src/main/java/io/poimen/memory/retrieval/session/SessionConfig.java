@@ -1,0 +1,47 @@
+package io.poimen.memory.retrieval.session;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.poimen.memory.retrieval.select.SessionContexts;
+import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.vault.TokenCounter;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Session-stable contexts and the per-project cache alignment figures. Limits: {@code poimen.session.max-sessions}
+ * (default 2,000), {@code poimen.session.ttl} (30 min after the last turn), {@code poimen.session.max-tokens}
+ * (prompt tokens kept per session, 8,192): at most 2,000 × 8,192 token ids (64 MB) in memory.
+ * {@code poimen.session.carry-share} (0.75): the share of the token budget and top-k that chunks carried from the
+ * session's previous context may take ({@code SessionSelection}); 0 keeps only chunks the plain selection picked.
+ */
+@Configuration
+public class SessionConfig {
+
+    @Bean
+    SessionContexts sessionContexts(@Value("${poimen.session.max-sessions:2000}") int maxSessions,
+                                    @Value("${poimen.session.ttl:30m}") Duration ttl,
+                                    @Value("${poimen.session.max-tokens:8192}") int maxTokens) {
+        return new SessionContexts(maxSessions, ttl, maxTokens, Clock.systemUTC());
+    }
+
+    @Bean
+    ProjectCacheStats projectCacheStats(JdbcTemplate jdbc, MeterRegistry registry) {
+        return new ProjectCacheStats(jdbc, registry);
+    }
+
+    @Bean
+    SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
+                                          ProjectCacheStats stats,
+                                          @Value("${poimen.session.carry-share:0.75}") double carryShare) {
+        return new SessionContextStep(sessions, callers, tokens, stats, carryShare);
+    }
+
+    @Bean
+    ProjectsWithCache projectsWithCache(ProjectCacheStats stats) {
+        return new ProjectsWithCache(stats);
+    }
+}

@@ -1,0 +1,28 @@
+package io.poimen.memory.web;
+
+import io.poimen.memory.security.SecuritySettings;
+
+/**
+ * The {@code Content-Security-Policy} of every response. Scripts and styles only from the hub itself (no inline
+ * script or style attribute), images from the hub and {@code data:} only unless remote images are opted in (a
+ * remote image in a note would tell its host who reads the note and when), fetches to the hub and to the login
+ * issuer (discovery, token endpoint), no plugins, no framing, no {@code <base>}.
+ */
+public final class ContentSecurityPolicy {
+    private ContentSecurityPolicy() {
+    }
+
+    public static String header(SecuritySettings security, UiSettings ui) {
+        String issuer = ui.loginIssuer(security);
+        return String.join("; ",
+                "default-src 'self'",
+                "script-src 'self'",
+                "style-src 'self'",
+                "img-src 'self' data:" + (ui.remoteImages() ? " https:" : ""),
+                "connect-src 'self'" + (issuer != null ? " " + UiSettings.origin(issuer) : ""),
+                "object-src 'none'",
+                "base-uri 'none'",
+                "frame-ancestors 'none'",
+                "form-action 'self'");
+    }
+}

@@ -1,0 +1,91 @@
+package io.poimen.memory.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.poimen.memory.testsupport.TestPostgres;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.apache.camel.cluster.CamelClusterView;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The lease-row election on PostgreSQL: one holder, hand-over on stop, take-over after a lease runs out. */
+class JdbcLeaseClusterServiceTest {
+    private static final DataSource DB = TestPostgres.freshDatabase("lease_service");
+    private static final Duration LEASE = Duration.ofMillis(1500);
+    private static final Duration RENEW = Duration.ofMillis(300);
+    private final JdbcTemplate jdbc = new JdbcTemplate(DB);
+    private DefaultCamelContext a;
+    private DefaultCamelContext b;
+
+    @AfterEach
+    void stop() {
+        if (a != null) {
+            a.stop();
+        }
+        if (b != null) {
+            b.stop();
+        }
+        jdbc.update("delete from cluster_leases");
+    }
+
+    private static DefaultCamelContext node(JdbcLeaseClusterService service) throws Exception {
+        DefaultCamelContext camel = new DefaultCamelContext();
+        camel.addService(service);
+        camel.start();
+        return camel;
+    }
+
+    private static JdbcLeaseClusterService service(String id) {
+        return new JdbcLeaseClusterService(new LeaseTable(DB), new ClusterProperties(null, "ns", id, LEASE, RENEW));
+    }
+
+    @Test
+    void oneLeadsTheOtherFollowsAndTakesOverWhenTheLeaderStops() throws Exception {
+        JdbcLeaseClusterService first = service("a");
+        JdbcLeaseClusterService second = service("b");
+        a = node(first);
+        CamelClusterView viewA = first.getView("ns");
+        b = node(second);
+        CamelClusterView viewB = second.getView("ns");
+
+        assertThat(viewA.getLocalMember().isLeader()).isTrue();
+        assertThat(viewB.getLocalMember().isLeader()).isFalse();
+        assertThat(viewB.getLeader()).map(m -> m.getId()).contains("a");
+
+        long t0 = System.nanoTime();
+        a.stop();
+        a = null;
+        await().atMost(Duration.ofSeconds(2)).until(() -> viewB.getLocalMember().isLeader());
+        // a stopping leader hands the lease over: no wait for it to run out
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(LEASE);
+    }
+
+    @Test
+    void aLeaseThatRunsOutIsTakenAndItsOldHolderNoLongerRenewsIt() {
+        LeaseTable leases = new LeaseTable(DB);
+        assertThat(leases.acquireOrRenew("x", "dead", Duration.ofMillis(300))).isTrue();
+        assertThat(leases.acquireOrRenew("x", "other", LEASE)).isFalse();
+        assertThat(leases.holder("x")).contains("dead");
+
+        await().atMost(Duration.ofSeconds(3)).until(() -> leases.acquireOrRenew("x", "other", LEASE));
+        assertThat(leases.acquireOrRenew("x", "dead", LEASE)).as("the old holder lost it").isFalse();
+        assertThat(leases.holder("x")).contains("other");
+        assertThat(leases.acquireOrRenew("x", "other", LEASE)).as("renewal").isTrue();
+    }
+
+    @Test
+    void aLeaderWhoseLeaseWasTakenStepsDownAtItsNextRenewal() throws Exception {
+        JdbcLeaseClusterService service = service("a");
+        a = node(service);
+        CamelClusterView view = service.getView("ns");
+        assertThat(view.getLocalMember().isLeader()).isTrue();
+        // another holder took the row (as if this replica's renewals had not reached the database)
+        jdbc.update("update cluster_leases set holder = 'b', expires_at = localtimestamp + interval '1' minute");
+        await().atMost(Duration.ofSeconds(2)).until(() -> !view.getLocalMember().isLeader());
+        assertThat(view.getLeader()).map(m -> m.getId()).contains("b");
+    }
+}

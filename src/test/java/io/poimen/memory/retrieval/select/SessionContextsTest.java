@@ -1,0 +1,117 @@
+package io.poimen.memory.retrieval.select;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.poimen.memory.vault.TokenCounter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SessionContextsTest {
+    final TokenCounter counter = new TokenCounter();
+
+    static final class MovableClock extends Clock {
+        Instant now = Instant.parse("2026-12-03T01:00:00Z");
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void stillSelectedChunksKeepTheirPlaceAndNewOnesFollowByScore() {
+        List<String> previous = List.of("a#0", "b#0", "c#0", "d#0");
+        List<String> byScore = List.of("e#0", "c#0", "a#0", "f#0", "d#0");
+        assertThat(SessionOrder.arrange(previous, byScore)).containsExactly("a#0", "c#0", "d#0", "e#0", "f#0");
+        assertThat(SessionOrder.arrange(List.of(), byScore)).containsExactlyElementsOf(byScore);
+        // a chunk no longer selected (e.g. no longer readable) never comes back from the previous context
+        assertThat(SessionOrder.arrange(previous, List.of("b#0"))).containsExactly("b#0");
+    }
+
+    @Test
+    void prefixReuseIsCountedOnTheTokensOfTheRenderedPrompt() {
+        ContextPrompt.Part a = new ContextPrompt.Part("n.md#0", "n.md", "Pods restart when the probe fails.");
+        ContextPrompt.Part b = new ContextPrompt.Part("n.md#1", "n.md", "Raise the memory limit.");
+        ContextPrompt.Part c = new ContextPrompt.Part("m.md#0", "m.md", "Check the events first.");
+        int[] first = counter.tokens(ContextPrompt.render(List.of(a, b)));
+        int[] same = counter.tokens(ContextPrompt.render(List.of(a, b, c)));
+        int[] other = counter.tokens(ContextPrompt.render(List.of(c, a, b)));
+        assertThat(first.length).isEqualTo(counter.count(ContextPrompt.render(List.of(a, b))));
+        assertThat(ContextPrompt.commonPrefix(first, same)).isEqualTo(first.length);
+        // the chunk markup "<chunk id=\"" is common, the rest differs from the first id on
+        assertThat(ContextPrompt.commonPrefix(first, other)).isLessThan(6);
+        assertThat(ContextPrompt.render(List.of(a))).isEqualTo(
+                "<chunk id=\"n.md#0\" path=\"n.md\">\nPods restart when the probe fails.\n</chunk>\n\n");
+    }
+
+    @Test
+    void sessionsAreKeyedByCallerAndSessionAndBoundedBySizeTtlAndTokens() {
+        MovableClock clock = new MovableClock();
+        SessionContexts s = new SessionContexts(2, Duration.ofMinutes(30), 3, clock);
+        SessionContexts.Key alice = new SessionContexts.Key("alice", "s1");
+        SessionContexts.Key bob = new SessionContexts.Key("bob", "s1");
+        s.remember(alice, List.of("a#0"), new int[] {1, 2, 3, 4, 5});
+        assertThat(s.previous(bob)).as("another caller's session of the same id").isNull();
+        assertThat(s.previous(alice).chunkIds()).containsExactly("a#0");
+        assertThat(s.previous(alice).promptTokens()).containsExactly(1, 2, 3);
+
+        s.remember(bob, List.of("b#0"), new int[] {9});
+        s.previous(alice); // alice used more recently than bob
+        s.remember(new SessionContexts.Key("carol", "s1"), List.of("c#0"), new int[] {7});
+        assertThat(s.size()).isEqualTo(2);
+        assertThat(s.previous(bob)).as("least recently used left").isNull();
+        assertThat(s.previous(alice)).isNotNull();
+
+        clock.now = clock.now.plus(Duration.ofMinutes(30));
+        assertThat(s.previous(alice)).as("expired").isNull();
+        assertThatThrownBy(() -> new SessionContexts(0, Duration.ofMinutes(1), 1, clock))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    static SelectionItem item(String id, double score, int tokens) {
+        return new SelectionItem(id, id.substring(0, id.indexOf('#')), 0, score, tokens, "text of " + id, List.of(),
+                null);
+    }
+
+    @Test
+    void carriedSelectionKeepsPreviousCandidatesInFrontWithinTheirShareAndFillsTheRestByScore() {
+        SelectionItem a = item("a.md#0", 0.2, 100);
+        SelectionItem b = item("b.md#0", 0.9, 100);
+        SelectionItem c = item("c.md#0", 0.5, 100);
+        SelectionItem d = item("d.md#0", 0.8, 100);
+        SelectionItem e = item("e.md#0", 0.7, 100);
+        List<SelectionItem> pool = List.of(b, d, e, c, a);
+        List<SelectionItem> distinct = List.of(b, d, e, c);
+        // x.md#0 is no longer a candidate (out of scope, unreadable or irrelevant now): never carried
+        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "x.md#0", "c.md#0", "e.md#0"), pool,
+                distinct, 4, 400, 0.5);
+        assertThat(r.ordered()).extracting(SelectionItem::chunkId)
+                .containsExactly("a.md#0", "c.md#0", "b.md#0", "d.md#0");
+        assertThat(r.tokensUsed()).isEqualTo(400);
+        // no share: the plain best-first selection
+        assertThat(SessionSelection.select(List.of("a.md#0"), pool, distinct, 2, 400, 0).ordered())
+                .extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0");
+        // the budget holds whatever is carried
+        SessionSelection.Result tight = SessionSelection.select(List.of("a.md#0", "c.md#0"), pool, distinct, 10,
+                250, 1.0);
+        assertThat(tight.tokensUsed()).isLessThanOrEqualTo(250);
+        assertThat(tight.ordered()).extracting(SelectionItem::chunkId).containsExactly("a.md#0", "c.md#0");
+        assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, distinct, 1, 1, 1.5))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,42 @@
+package io.poimen.memory.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.HostileRequests;
+import io.poimen.memory.testsupport.OidcHubTestBase;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzz test of the hub in oidc mode (issue 12, Done when): generated hostile requests at every endpoint of the
+ * OpenAPI document, by callers who may not read the planted ml-team note (no groups, platform, devops) and with
+ * bad tokens; no 5xx, every error JSON {@code {error, message}}, and neither the planted note's path, heading nor
+ * text in any answer, though an ml-team agent retrieved it before (so it is in the agent log).
+ */
+class HostileRequestsOidcTest extends OidcHubTestBase {
+
+    @Test
+    void hostileRequestsGetJsonErrorsNo5xxAndNothingOfTheDeniedNote() throws Exception {
+        HttpResponse<String> planted = post(bob(), "/memory/query",
+                "{\"project\":\"ml-training\",\"query\":\"gpu node drains secret\",\"agent_id\":\"trainer\"}");
+        assertThat(planted.body()).contains(PLANTED_PATH, PLANTED_TEXT);
+        String doc = get(nobody(), "/memory/openapi.json").body();
+        List<HostileRequests.Endpoint> endpoints = HostileRequests.endpoints(new ObjectMapper().readTree(doc));
+        assertThat(endpoints).hasSizeGreaterThan(15);
+        List<String> callers = List.of(nobody(), charlie(), dave());
+        HostileRequests fuzz = new HostileRequests(11_2026L, port, () -> callers,
+                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
+                        "shared/skills/SKILL-private-debug/SKILL.md"));
+
+        long t0 = System.nanoTime();
+        assertThat(fuzz.run(endpoints, 1500)).isEqualTo(1500);
+        System.out.printf("hostile requests (%s): 1500 in %.1f s%n", "oidc", (System.nanoTime() - t0) / 1e9);
+
+        System.out.println("hostile requests (oidc) by endpoint and status: " + fuzz.statuses);
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
+    }
+}

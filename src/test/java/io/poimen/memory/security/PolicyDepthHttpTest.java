@@ -1,0 +1,241 @@
+package io.poimen.memory.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jose.JOSEObjectType;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * Nested policies over real HTTP in oidc mode (mock-oauth2-server as issuer), on the example vault plus a private
+ * folder inside project poimen and a group-only shared folder: listing, project listing, graph reachability, file
+ * read, backlinks, links, query and GRC status as a caller who reads poimen but not the nested folders, and as one
+ * who reads both; a denied note answers as a missing one; every audit row carries the response's trace id, never
+ * a client's {@code X-Request-Id}; and a query answers the same whether the notes the caller may not read exist or not.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "poimen.security.mode=oidc",
+        "poimen.data.dir=target/it-depth/data-${random.uuid}",
+        "spring.datasource.url=jdbc:h2:mem:depth-${random.uuid};MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;DEFAULT_NULL_ORDERING=HIGH",
+        "poimen.vault.ingest-on-startup=true",
+        "camel.main.routes-reload-enabled=false"})
+class PolicyDepthHttpTest {
+    static final String ISSUER = "poimen-depth";
+    static final Path VAULT = Path.of("target/it-depth/vault");
+    static final MockOAuth2Server OAUTH = new MockOAuth2Server();
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final String PLAN = "projects/poimen/secret/plan.md";
+    static final String HIDDEN = "shared/secret/hidden.md";
+    static final String ONLY_VIA_SECRET = "shared/concepts/only-via-secret.md";
+    static final String POINTER = "projects/poimen/secret-pointer.md";
+    static final String PLAN_TEXT = "# Secret plan\n\nThe zebracorn rollout for pod crash recovery, kubectl first.\n\n"
+            + "See [[shared/concepts/only-via-secret]].\n";
+    static final String HIDDEN_TEXT = "# Hidden\n\nzebracorn kubectl pod crash notes of the ml team.\n";
+
+    @LocalServerPort int port;
+    @Autowired JdbcTemplate jdbc;
+
+    static boolean issuerStarted;
+
+    @DynamicPropertySource
+    static synchronized void issuerAndVault(DynamicPropertyRegistry registry) throws IOException {
+        if (!issuerStarted) { // one issuer for this class and its prod-store subclass (stopped with the JVM)
+            OAUTH.start();
+            issuerStarted = true;
+        }
+        FileSystemUtils.deleteRecursively(VAULT);
+        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        Path secret = Files.createDirectories(VAULT.resolve("projects/poimen/secret"));
+        Files.writeString(secret.resolve("_access.yaml"), "access_level: private\nowner_group: ml-team\n");
+        Files.writeString(VAULT.resolve(PLAN), PLAN_TEXT);
+        Path shared = Files.createDirectories(VAULT.resolve("shared/secret"));
+        Files.writeString(shared.resolve("_access.yaml"), "access_level: group\nallowed_groups: [ml-team]\n");
+        Files.writeString(VAULT.resolve(HIDDEN), HIDDEN_TEXT);
+        Files.writeString(VAULT.resolve(ONLY_VIA_SECRET), "# Only via secret\n\nA public concept about rollouts.\n");
+        Files.writeString(VAULT.resolve(POINTER), "# Pointer\n\nSee [[projects/poimen/secret/plan]] and "
+                + "[[shared/secret/hidden]] and [[shared/concepts/gitops]].\n");
+        registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
+        registry.add("poimen.vault.path", () -> VAULT.toString());
+    }
+
+    static String token(String sub, List<String> groups, List<String> roles) {
+        return OAUTH.issueToken(ISSUER, "poimen-cli", new DefaultOAuth2TokenCallback(ISSUER, sub,
+                JOSEObjectType.JWT.getType(), List.of("poimen-memory"), Map.of("groups", groups, "roles", roles),
+                3600)).serialize();
+    }
+
+    /** Reads poimen (platform-team), not its secret folder (ml-team only), nor shared/secret. */
+    static String charlie() {
+        return token("charlie", List.of("platform-team", "devops-team"), List.of("viewer"));
+    }
+
+    /** Reads poimen and both nested folders. */
+    static String dana() {
+        return token("dana", List.of("platform-team", "ml-team"), List.of("admin"));
+    }
+
+    HttpResponse<String> get(String token, String path, String... params) throws Exception {
+        StringBuilder uri = new StringBuilder("http://127.0.0.1:" + port + path);
+        for (int i = 0; i < params.length; i += 2) {
+            uri.append(i == 0 ? '?' : '&').append(params[i]).append('=')
+                    .append(URLEncoder.encode(params[i + 1], StandardCharsets.UTF_8));
+        }
+        return send(HttpRequest.newBuilder(URI.create(uri.toString())).GET()
+                .header("Authorization", "Bearer " + token).header("X-Request-Id", "client-chosen-id").build());
+    }
+
+    HttpResponse<String> query(String token, String text) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/memory/query"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
+                        Map.of("project", "poimen", "query", text, "top_k", 20)))).build());
+    }
+
+    /** Sends, then checks that every audit row of the request carries the response's trace id. */
+    HttpResponse<String> send(HttpRequest request) throws Exception {
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        String trace = r.headers().firstValue(TraceIds.RESPONSE_HEADER).orElseThrow();
+        assertThat(trace).matches("[0-9a-f]{32}");
+        assertThat(jdbc.queryForObject("select count(*) from rbac_audit_log where trace_id in (?, ?)", Long.class,
+                "client-chosen-id", "")).as("no audit row under a client's id").isZero();
+        audited.add(trace);
+        return r;
+    }
+
+    final List<String> audited = new ArrayList<>();
+
+    List<String> listing(String token, String... params) throws Exception {
+        HttpResponse<String> r = get(token, "/memory/vault", params);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body()).path("files").findValuesAsText("path");
+    }
+
+    @Test
+    void listingsAndReachabilityShowOnlyReadableNotesReachedThroughReadableNotes() throws Exception {
+        assertThat(listing(charlie())).contains(POINTER, ONLY_VIA_SECRET).doesNotContain(PLAN, HIDDEN);
+        assertThat(listing(charlie(), "project", "poimen")).contains(POINTER)
+                .doesNotContain(PLAN, HIDDEN, ONLY_VIA_SECRET);
+        JsonNode notes = JSON.readTree(get(charlie(), "/memory/graph/reachable", "project", "poimen").body())
+                .path("notes");
+        List<String> charlieScope = new ArrayList<>();
+        notes.forEach(n -> charlieScope.add(n.asText()));
+        assertThat(charlieScope).contains(POINTER).doesNotContain(PLAN, HIDDEN, ONLY_VIA_SECRET);
+
+        assertThat(listing(dana(), "project", "poimen")).contains(POINTER, PLAN, ONLY_VIA_SECRET, HIDDEN);
+        assertAuditedUnderResponseTraceIds();
+    }
+
+    @Test
+    void aDeniedNoteAnswersExactlyAsAMissingOne() throws Exception {
+        for (String denied : List.of(PLAN, HIDDEN)) {
+            String missing = denied.replace(".md", "-nope.md");
+            for (String endpoint : List.of("/memory/vault/file", "/memory/graph/backlinks")) {
+                HttpResponse<String> a = get(charlie(), endpoint, "path", denied);
+                HttpResponse<String> b = get(charlie(), endpoint, "path", missing);
+                assertThat(a.statusCode()).as(endpoint + " " + a.body()).isEqualTo(404).isEqualTo(b.statusCode());
+                assertThat(a.body().replace(denied, "P")).isEqualTo(b.body().replace(missing, "P"));
+                assertThat(a.body()).doesNotContain("zebracorn", "forbidden", "ml-team");
+            }
+            assertThat(get(dana(), "/memory/vault/file", "path", denied).statusCode()).isEqualTo(200);
+        }
+        assertAuditedUnderResponseTraceIds();
+    }
+
+    @Test
+    void linksAndBacklinksNeverNameANoteTheCallerMayNotRead() throws Exception {
+        JsonNode note = JSON.readTree(get(charlie(), "/memory/vault/file", "path", POINTER).body());
+        Map<String, String> resolved = new java.util.HashMap<>();
+        // a null resolved_path is left out of the JSON, as for an unresolved link
+        note.path("links").forEach(l -> resolved.put(l.path("target").asText(),
+                l.path("resolved_path").isTextual() ? l.path("resolved_path").asText() : null));
+        assertThat(resolved).containsEntry("projects/poimen/secret/plan", null)
+                .containsEntry("shared/secret/hidden", null)
+                .containsEntry("shared/concepts/gitops", "shared/concepts/gitops.md");
+        JsonNode forDana = JSON.readTree(get(dana(), "/memory/vault/file", "path", POINTER).body());
+        assertThat(forDana.path("links").findValuesAsText("resolved_path")).contains(PLAN, HIDDEN);
+
+        JsonNode back = JSON.readTree(get(charlie(), "/memory/graph/backlinks", "path", ONLY_VIA_SECRET).body());
+        assertThat(back.path("backlinks")).isEmpty(); // only the secret plan links to it
+        JsonNode backForDana = JSON.readTree(get(dana(), "/memory/graph/backlinks", "path", ONLY_VIA_SECRET).body());
+        assertThat(backForDana.path("backlinks").toString()).contains(PLAN);
+        assertAuditedUnderResponseTraceIds();
+    }
+
+    @Test
+    void queriesNeverReturnNestedDeniedNotesAndGrcStatusRevealsNothingWithoutADraft() throws Exception {
+        HttpResponse<String> c = query(charlie(), "zebracorn rollout pod crash kubectl");
+        assertThat(c.statusCode()).as(c.body()).isEqualTo(200);
+        assertThat(c.body()).doesNotContain(PLAN, HIDDEN, ONLY_VIA_SECRET, "zebracorn rollout");
+        HttpResponse<String> d = query(dana(), "zebracorn rollout pod crash kubectl");
+        assertThat(JSON.readTree(d.body()).path("results").findValuesAsText("path")).contains(PLAN);
+
+        assertAuditedUnderResponseTraceIds();
+        HttpResponse<String> grc = get(charlie(), "/memory/grc/status", "pr", "42");
+        assertThat(grc.statusCode()).as(grc.body()).isEqualTo(404);
+        assertThat(grc.body()).doesNotContain("state", "branch");
+    }
+
+    @Test
+    void aQueryAnswersTheSameWhetherTheNotesTheCallerMayNotReadExistOrNot() throws Exception {
+        String text = "zebracorn kubectl pod crash";
+        JsonNode with = comparable(query(charlie(), text));
+        try {
+            Files.delete(VAULT.resolve(PLAN));
+            Files.delete(VAULT.resolve(HIDDEN));
+            reindex();
+            JsonNode without = comparable(query(charlie(), text));
+            assertThat(with.path("results").size()).isPositive();
+            assertThat(without).isEqualTo(with);
+        } finally {
+            Files.writeString(VAULT.resolve(PLAN), PLAN_TEXT);
+            Files.writeString(VAULT.resolve(HIDDEN), HIDDEN_TEXT);
+            reindex();
+        }
+    }
+
+    void reindex() throws Exception {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/memory/admin/reindex")).header("Authorization", "Bearer " + dana())
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+
+    /** The answer without its timings (the only part that may differ between two runs). */
+    static JsonNode comparable(HttpResponse<String> r) throws IOException {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        ObjectNode body = (ObjectNode) JSON.readTree(r.body());
+        body.remove("timings_ms");
+        return body;
+    }
+
+    /** Each request so far made at least one decision, and its rows are under its response's trace id. */
+    void assertAuditedUnderResponseTraceIds() {
+        assertThat(audited).isNotEmpty().allSatisfy(trace -> assertThat(jdbc.queryForObject(
+                "select count(*) from rbac_audit_log where trace_id = ?", Long.class, trace))
+                .as("rows of trace " + trace).isPositive());
+    }
+}

@@ -1,0 +1,50 @@
+package io.poimen.memory.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.HostileRequests;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzz test of the embedded no-auth hub (issue 12, Done when): generated hostile requests (methods, bodies,
+ * encodings, sizes, content types, Host and Origin headers) at every endpoint of the OpenAPI document; no 5xx,
+ * every error JSON {@code {error, message}}. Deterministic seed.
+ */
+class HostileRequestsNoAuthTest extends HubWebTestBase {
+
+    @Test
+    void everyEndpointAnswersHostileRequestsWithJsonErrorsAndNo5xx() throws Exception {
+        String doc = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base() + "/memory/openapi.json"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+        List<HostileRequests.Endpoint> endpoints = HostileRequests.endpoints(new ObjectMapper().readTree(doc));
+        assertThat(endpoints).hasSizeGreaterThan(15);
+        HostileRequests fuzz = new HostileRequests(12_2026L, port, List::of, List.of(),
+                List.of("projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md"));
+
+        long t0 = System.nanoTime();
+        assertThat(fuzz.run(endpoints, 1500)).isEqualTo(1500);
+        System.out.printf("hostile requests (%s): 1500 in %.1f s%n", "no-auth", (System.nanoTime() - t0) / 1e9);
+
+        System.out.println("hostile requests (no-auth) by endpoint and status: " + fuzz.statuses);
+        assertThat(fuzz.statuses.keySet()).as("the Host allow-list answered").anyMatch(k -> k.endsWith(" 403"));
+        assertThat(fuzz.statuses.keySet()).as("some requests got through").anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void anUnknownHealthGroupAnswersAJson404() throws Exception {
+        for (String path : List.of("/actuator/health/no-such-group", "/actuator/health/?path=x")) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base() + path))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(r.headers().firstValue("Content-Type")).as(path).hasValueSatisfying(
+                    t -> assertThat(t).startsWith("application/json"));
+            assertThat(new ObjectMapper().readTree(r.body()).path("error").asText()).as(path).isEqualTo("not_found");
+        }
+    }
+}
