@@ -119,8 +119,10 @@ public class StoreConfig {
     }
 
     @Bean
-    VectorModelCheck vectorModelCheck(VectorIndex vectors, NoteStore notes, ChunkEmbedder embedder) {
-        return new VectorModelCheck(vectors, notes, embedder);
+    VectorModelCheck vectorModelCheck(VectorIndex vectors, NoteStore notes, ChunkEmbedder embedder,
+                                      Leadership leadership,
+                                      @Value("${poimen.vault.bulk-threshold:5000}") int bulkThreshold) {
+        return new VectorModelCheck(vectors, notes, embedder, leadership, bulkThreshold);
     }
 
     @Bean

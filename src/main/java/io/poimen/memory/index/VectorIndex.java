@@ -23,10 +23,15 @@ public interface VectorIndex {
     VectorModel model();
 
     /**
-     * Deletes every vector and records the configured model: the start of a re-embedding. Until it is called,
-     * a store whose vectors come from another model refuses {@link #search} and {@link #upsert}.
+     * Deletes every vector and records the configured model, as incomplete: the start of a re-embedding. Until
+     * it is called, a store whose vectors come from another model refuses {@link #search} and {@link #upsert}
+     * ({@link VectorModelException}); after it, the store takes writes and refuses searches until
+     * {@link #markModelComplete()}.
      */
     void clearForModel();
+
+    /** The end of a re-embedding: every chunk has its vector of the configured model, searches resume. */
+    void markModelComplete();
 
     /**
      * Before loading many vectors at once: an index may stop maintaining its search structure meanwhile

@@ -4,6 +4,7 @@ import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModelException;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.retrieval.select.MetadataBooster;
@@ -112,6 +113,10 @@ public class BranchSearches {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         Branch branch = Branch.ofKey(exchange.getProperty(BRANCH, String.class));
         QueryContext ctx = exchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (e instanceof VectorModelException) { // the store is being re-embedded: not a fault of the model
+            log.debug("{} branch degraded: {}", branch.key(), e.getMessage());
+            return BranchResult.failed(branch, e.getMessage(), millisSince(ctx.startedNanos));
+        }
         String reason = e == null ? "failed" : e.getClass().getSimpleName() + ": " + e.getMessage();
         if (branch == Branch.SEMANTIC) {
             embedding.failed(reason);

@@ -36,8 +36,13 @@ class VectorModelRecordTest {
         // before stores recorded their model, every hub embedded with MiniLM
         assertThat(new VectorModel(MINILM, Optional.empty()).matches(3)).isTrue();
         assertThat(new VectorModel(BGE, Optional.of(BGE)).matches(3)).isTrue();
-        assertThatThrownBy(() -> new VectorModel(BGE, Optional.of(MINILM)).check("x", 3))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(MINILM).hasMessageContaining(BGE);
+        assertThatThrownBy(() -> new VectorModel(BGE, Optional.of(MINILM)).checkWrite("x", 3))
+                .isInstanceOf(VectorModelException.class).hasMessageContaining(MINILM).hasMessageContaining(BGE);
+        VectorModel reembedding = new VectorModel(BGE, Optional.of(BGE), false);
+        reembedding.checkWrite("x", 3);
+        assertThat(reembedding.searchable(3)).isFalse();
+        assertThatThrownBy(() -> reembedding.checkSearch("x", 3))
+                .isInstanceOf(VectorModelException.class).hasMessageContaining("being re-embedded with " + BGE);
     }
 
     @Test
@@ -65,18 +70,27 @@ class VectorModelRecordTest {
         assertThat(other.model().recorded()).contains(MINILM);
         assertThat(other.model().matches(other.count())).isFalse();
         assertThatThrownBy(() -> other.search(axis(0), all, 5))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(MINILM);
+                .isInstanceOf(VectorModelException.class).hasMessageContaining(MINILM);
         assertThatThrownBy(() -> other.upsert(List.of(chunk("b.md")), List.of(axis(1))))
-                .isInstanceOf(IllegalStateException.class);
+                .isInstanceOf(VectorModelException.class);
         other.clearForModel();
         assertThat(other.count()).isZero();
+        assertThat(other.model()).isEqualTo(new VectorModel(BGE, Optional.of(BGE), false));
         other.upsert(List.of(chunk("b.md")), List.of(axis(1)));
-        assertThat(other.search(axis(1), all, 5)).extracting(Hit::chunkId)
-                .containsExactly(Chunk.idOf("b.md", 0));
+        // being re-embedded: written, not searched
+        assertThatThrownBy(() -> other.search(axis(1), all, 5))
+                .isInstanceOf(VectorModelException.class).hasMessageContaining("being re-embedded");
         close(other);
 
+        VectorIndex cutShort = open.apply(BGE);
+        assertThat(cutShort.model().complete()).as("an unfinished re-embedding is remembered").isFalse();
+        cutShort.markModelComplete();
+        assertThat(cutShort.search(axis(1), all, 5)).extracting(Hit::chunkId)
+                .containsExactly(Chunk.idOf("b.md", 0));
+        close(cutShort);
+
         VectorIndex reopened = open.apply(BGE);
-        assertThat(reopened.model().recorded()).contains(BGE);
+        assertThat(reopened.model()).isEqualTo(new VectorModel(BGE, Optional.of(BGE), true));
         assertThat(reopened.search(axis(1), all, 5)).hasSize(1);
         close(reopened);
     }

@@ -63,17 +63,26 @@ public class PgVectorIndex implements VectorIndex {
             + " from chunk_vectors where path = any(?) order by (embedding <=> ?) + 0 limit ?";
 
     static final String STORE = "chunk_vectors";
-    private static final String RECORD_MODEL = "insert into vector_store_model (store, model) values (?, ?)"
-            + " on conflict (store) do update set model = excluded.model, recorded_at = current_timestamp";
+    /** The first write of a store without a record; a record already there (a re-embedding's) stays as it is. */
+    private static final String RECORD_MODEL = "insert into vector_store_model (store, model, complete)"
+            + " values (?, ?, true) on conflict (store) do nothing";
+    private static final String RESTART_MODEL = "insert into vector_store_model (store, model, complete)"
+            + " values (?, ?, ?) on conflict (store) do update set model = excluded.model,"
+            + " complete = excluded.complete, recorded_at = current_timestamp";
+    /**
+     * How long a search trusts the model record it read last: other replicas may re-embed the shared table,
+     * and reading the record for every query would cost a round trip per query.
+     */
+    static final long RECORD_TTL_NANOS = 1_000_000_000L;
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final int dimensions;
     private final int efSearch;
     private final String model;
-    /** The model recorded in vector_store_model; read on first use (after Flyway ran), then kept by own writes. */
-    private volatile String recorded;
-    private volatile boolean recordRead;
+    /** The record of vector_store_model as last read (after Flyway ran) or written; null before the first read. */
+    private volatile VectorModel record;
+    private volatile long recordReadNanos;
 
     public PgVectorIndex(DataSource dataSource, int dimensions) {
         this(dataSource, dimensions, DEFAULT_EF_SEARCH);
@@ -99,8 +108,9 @@ public class PgVectorIndex implements VectorIndex {
     @Override
     public void upsert(List<Chunk> chunks, List<float[]> vectors) {
         Vectors.checkPairs(chunks, vectors, dimensions);
-        checkModel();
-        boolean first = !model.equals(recorded);
+        VectorModel current = model();
+        current.checkWrite(name(), current.recorded().isPresent() ? 0 : count());
+        boolean first = current.recorded().isEmpty();
         List<Integer> rows = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
             rows.add(i);
@@ -114,7 +124,7 @@ public class PgVectorIndex implements VectorIndex {
         }));
         if (first) {
             jdbc.update(RECORD_MODEL, STORE, model);
-            recorded = model;
+            record = null; // read again: another replica may have recorded first
         }
     }
 
@@ -145,7 +155,10 @@ public class PgVectorIndex implements VectorIndex {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
-        checkModel();
+        VectorModel current = recentRecord();
+        if (!current.searchable(0) || current.recorded().isEmpty()) {
+            current.checkSearch(name(), current.recorded().isPresent() ? 0 : count());
+        }
         return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
             applySearchSettings(connection, k);
             PGvector vector = new PGvector(query);
@@ -168,31 +181,36 @@ public class PgVectorIndex implements VectorIndex {
         return "pgvector";
     }
 
+    /** Reads the record from the database (a replica that is not the writer sees the writer's changes). */
     @Override
     public VectorModel model() {
-        if (!recordRead) {
-            List<String> rows = jdbc.queryForList("select model from vector_store_model where store = ?",
-                    String.class, STORE);
-            recorded = rows.isEmpty() ? null : rows.get(0);
-            recordRead = true;
-        }
-        return new VectorModel(model, Optional.ofNullable(recorded));
+        List<VectorModel> rows = jdbc.query("select model, complete from vector_store_model where store = ?",
+                (rs, i) -> new VectorModel(model, Optional.of(rs.getString(1)), rs.getBoolean(2)), STORE);
+        VectorModel read = rows.isEmpty() ? new VectorModel(model, Optional.empty()) : rows.get(0);
+        record = read;
+        recordReadNanos = System.nanoTime();
+        return read;
+    }
+
+    private VectorModel recentRecord() {
+        VectorModel r = record;
+        return r != null && System.nanoTime() - recordReadNanos < RECORD_TTL_NANOS ? r : model();
     }
 
     @Override
     public void clearForModel() {
+        record = new VectorModel(model, Optional.of(model), false); // no search of this replica sees it complete
         tx.executeWithoutResult(status -> {
+            jdbc.update(RESTART_MODEL, STORE, model, false);
             jdbc.update("delete from " + STORE);
-            jdbc.update(RECORD_MODEL, STORE, model);
         });
-        recorded = model;
-        recordRead = true;
+        model();
     }
 
-    private void checkModel() {
-        if (!model.equals(recorded)) {
-            model().check(name(), count());
-        }
+    @Override
+    public void markModelComplete() {
+        jdbc.update(RESTART_MODEL, STORE, model, true);
+        model();
     }
 
     /** The transaction-local settings every search runs with (see the class comment). */

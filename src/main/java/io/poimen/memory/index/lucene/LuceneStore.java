@@ -118,10 +118,10 @@ public final class LuceneStore implements AutoCloseable {
         }
     }
 
-    /** As {@link #write(WriteBatch)}, storing {@code key = value} in the commit's user data. */
-    public synchronized void write(WriteBatch batch, String key, String value) {
+    /** As {@link #write(WriteBatch)}, storing the entries of {@code userData} in the commit's user data. */
+    public synchronized void write(WriteBatch batch, Map<String, String> userData) {
         Map<String, String> data = commitData();
-        data.put(key, value);
+        data.putAll(userData);
         writer.setLiveCommitData(data.entrySet());
         write(batch);
     }

@@ -10,6 +10,7 @@ import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
@@ -48,6 +49,8 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     private static final String VECTOR = "vector";
     /** Commit user-data key of the embedding model the vectors come from. */
     static final String MODEL_KEY = "poimen.embedding.model";
+    /** Commit user-data key: "false" from {@link #clearForModel()} until {@link #markModelComplete()}. */
+    static final String COMPLETE_KEY = "poimen.embedding.complete";
     /**
      * HNSW built with pgvector's defaults (m = 16, ef_construction = 64) instead of Lucene's (16, 100): the two
      * vector stores answer alike, and building the graph, most of this index's ingest time, costs a third less.
@@ -70,6 +73,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     private final String model;
     /** The model recorded in the last commit; read once at open, then kept by this index's own writes. */
     private volatile String recorded;
+    private volatile boolean complete;
 
     /** Index in {@code directory} (owned and closed by this index) of {@code dimensions}-dim vectors. */
     public LuceneVectorIndex(Directory directory, int dimensions) {
@@ -99,7 +103,9 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
             FieldInfo existing = FieldInfos.getMergedFieldInfos(searcher.getIndexReader()).fieldInfo(VECTOR);
             return existing != null ? existing.getVectorSimilarityFunction() : VectorSimilarityFunction.DOT_PRODUCT;
         });
-        this.recorded = store.commitData().get(MODEL_KEY);
+        Map<String, String> data = store.commitData();
+        this.recorded = data.get(MODEL_KEY);
+        this.complete = !"false".equals(data.get(COMPLETE_KEY));
     }
 
     /** Index persisted in the file-system directory {@code path} (created if missing). */
@@ -127,7 +133,9 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (chunks.isEmpty()) {
             return;
         }
-        checkModel();
+        if (!model.equals(recorded)) {
+            model().checkWrite(name(), count());
+        }
         store.write(writer -> {
             for (int i = 0; i < chunks.size(); i++) {
                 Chunk chunk = chunks.get(i);
@@ -137,7 +145,7 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
                 doc.add(new KnnFloatVectorField(VECTOR, Vectors.unit(vectors.get(i)), similarity));
                 writer.updateDocument(new Term(LuceneLexicalIndex.CHUNK_ID, chunk.id()), doc);
             }
-        }, MODEL_KEY, model);
+        }, Map.of(MODEL_KEY, model));
         recorded = model;
     }
 
@@ -154,7 +162,9 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
-        checkModel();
+        if (!complete || !model.equals(recorded)) {
+            model().checkSearch(name(), count());
+        }
         Query filter = scope.paths() == null ? null : store.scopeFilter(LuceneLexicalIndex.PATH, scope.paths());
         Query knn = new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), Math.max(k, efSearch), filter);
         // Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2
@@ -169,19 +179,21 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
 
     @Override
     public VectorModel model() {
-        return new VectorModel(model, Optional.ofNullable(recorded));
+        return new VectorModel(model, Optional.ofNullable(recorded), complete);
     }
 
     @Override
     public void clearForModel() {
-        store.write(IndexWriter::deleteAll, MODEL_KEY, model);
+        complete = false; // before the write: no search sees the emptied store as complete
+        store.write(IndexWriter::deleteAll, Map.of(MODEL_KEY, model, COMPLETE_KEY, "false"));
         recorded = model;
     }
 
-    private void checkModel() {
-        if (!model.equals(recorded)) {
-            model().check(name(), count());
-        }
+    @Override
+    public void markModelComplete() {
+        store.write(writer -> { }, Map.of(MODEL_KEY, model, COMPLETE_KEY, "true"));
+        recorded = model;
+        complete = true;
     }
 
     @Override
