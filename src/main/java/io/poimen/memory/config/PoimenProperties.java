@@ -14,7 +14,7 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
         vector = vector != null ? vector : new Vector("lucene", 384);
         lexical = lexical != null ? lexical : new Lexical("lucene");
         opensearch = opensearch != null ? opensearch : new OpenSearch("http://127.0.0.1:9200", "vault-chunks", null, null, 1, 0);
-        embedding = embedding != null ? embedding : new Embedding(32);
+        embedding = embedding != null ? embedding : new Embedding(32, null);
     }
 
     /** @param path vault folder; @param ingestOnStartup ingest it when the hub starts; @param filesPerBatch files parsed and embedded together */
@@ -61,10 +61,15 @@ public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical le
         }
     }
 
-    /** @param batchSize chunks per embedAll call */
-    public record Embedding(int batchSize) {
+    /**
+     * @param batchSize chunks per embedAll call
+     * @param model     {@link io.poimen.memory.index.EmbeddingModelChoice} id; a change re-embeds the vector store
+     */
+    public record Embedding(int batchSize, String model) {
         public Embedding {
             batchSize = batchSize > 0 ? batchSize : 32;
+            model = model != null && !model.isBlank() ? model
+                    : io.poimen.memory.index.EmbeddingModelChoice.defaultChoice().id();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.poimen.memory.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
@@ -37,18 +38,17 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  Availability embedding) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding);
+                                  Availability embedding, EmbeddingModelChoice model) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, model.queryPrefix());
     }
 
     /** Query vectors of the last hour; the key names the model so a model change never serves old vectors. */
     @Bean
-    QueryEmbeddingCache queryEmbeddingCache(dev.langchain4j.model.embedding.EmbeddingModel model,
-                                            @Value("${poimen.embedding.model:}") String modelName,
+    QueryEmbeddingCache queryEmbeddingCache(EmbeddingModelChoice model,
                                             @Value("${poimen.query.embedding-cache.max-size:10000}") long maxSize,
                                             @Value("${poimen.query.embedding-cache.ttl:1h}") java.time.Duration ttl,
                                             io.micrometer.core.instrument.MeterRegistry registry) {
-        return new QueryEmbeddingCache(modelName + "/" + model.getClass().getName(), maxSize, ttl, registry);
+        return new QueryEmbeddingCache(model.id(), maxSize, ttl, registry);
     }
 
     @Bean

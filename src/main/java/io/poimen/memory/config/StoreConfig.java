@@ -1,18 +1,19 @@
 package io.poimen.memory.config;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import io.poimen.memory.cluster.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.index.ingest.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
+import io.poimen.memory.index.ingest.VectorModelCheck;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.index.jdbc.PgVectorIndex;
 import io.poimen.memory.index.lucene.LuceneLexicalIndex;
@@ -44,8 +45,14 @@ import org.springframework.context.annotation.Configuration;
 public class StoreConfig {
 
     @Bean
-    EmbeddingModel embeddingModel(@Value("${poimen.faults.embedding-failure-file:}") String failureFile) {
-        EmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+    EmbeddingModelChoice embeddingModelChoice(PoimenProperties props) {
+        return EmbeddingModelChoice.of(props.embedding().model());
+    }
+
+    @Bean
+    EmbeddingModel embeddingModel(EmbeddingModelChoice choice,
+                                  @Value("${poimen.faults.embedding-failure-file:}") String failureFile) {
+        EmbeddingModel model = choice.load();
         model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
         return failureFile.isBlank() ? model : new FaultInjectedEmbeddingModel(model, Path.of(failureFile));
     }
@@ -62,14 +69,15 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "lucene", matchIfMissing = true)
-    LuceneVectorIndex luceneVectorIndex(PoimenProperties props) {
-        return LuceneVectorIndex.open(props.data().dir().resolve("lucene/vectors"), props.vector().dimensions());
+    LuceneVectorIndex luceneVectorIndex(PoimenProperties props, EmbeddingModelChoice model) {
+        return LuceneVectorIndex.open(props.data().dir().resolve("lucene/vectors"), props.vector().dimensions(),
+                model.id());
     }
 
     @Bean
     @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "pgvector")
-    PgVectorIndex pgVectorIndex(DataSource dataSource, PoimenProperties props) {
-        return new PgVectorIndex(dataSource, props.vector().dimensions());
+    PgVectorIndex pgVectorIndex(DataSource dataSource, PoimenProperties props, EmbeddingModelChoice model) {
+        return new PgVectorIndex(dataSource, props.vector().dimensions(), PgVectorIndex.DEFAULT_EF_SEARCH, model.id());
     }
 
     @Bean(destroyMethod = "close")
@@ -109,6 +117,13 @@ public class StoreConfig {
     @Bean
     BulkReindex bulkReindex(VectorIndex vectors, @Value("${poimen.vault.bulk-threshold:5000}") int threshold) {
         return new BulkReindex(vectors, threshold);
+    }
+
+    @Bean
+    VectorModelCheck vectorModelCheck(VectorIndex vectors, NoteStore notes, ChunkEmbedder embedder,
+                                      Leadership leadership,
+                                      @Value("${poimen.vault.bulk-threshold:5000}") int bulkThreshold) {
+        return new VectorModelCheck(vectors, notes, embedder, leadership, bulkThreshold);
     }
 
     @Bean

@@ -19,6 +19,20 @@ public interface VectorIndex {
 
     long count();
 
+    /** The configured embedding model and the one recorded with the stored vectors. */
+    VectorModel model();
+
+    /**
+     * Deletes every vector and records the configured model, as incomplete: the start of a re-embedding. Until
+     * it is called, a store whose vectors come from another model refuses {@link #search} and {@link #upsert}
+     * ({@link VectorModelException}); after it, the store takes writes and refuses searches until
+     * {@link #markModelComplete()}.
+     */
+    void clearForModel();
+
+    /** The end of a re-embedding: every chunk has its vector of the configured model, searches resume. */
+    void markModelComplete();
+
     /**
      * Before loading many vectors at once: an index may stop maintaining its search structure meanwhile
      * (pgvector drops its HNSW index). Searches stay exact and correct, only slower, until

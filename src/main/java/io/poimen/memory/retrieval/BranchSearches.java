@@ -4,6 +4,7 @@ import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModelException;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.retrieval.select.MetadataBooster;
@@ -31,9 +32,17 @@ public class BranchSearches {
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final Availability embedding;
+    private final String queryPrefix;
 
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
                           Availability embedding) {
+        this(tfidf, vectors, lexical, embedding, "");
+    }
+
+    /** @param queryPrefix what the embedding model wants in front of a query (BGE's instruction), or "" */
+    public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
+                          Availability embedding, String queryPrefix) {
+        this.queryPrefix = queryPrefix;
         this.tfidf = tfidf;
         this.vectors = vectors;
         this.lexical = lexical;
@@ -87,7 +96,7 @@ public class BranchSearches {
     /** The text the embedding endpoint turns into the query vector. */
     public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
         exchange.setProperty(STARTED, System.nanoTime()); // the branch time includes embedding the query
-        return ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text();
+        return queryPrefix + (ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text());
     }
 
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
@@ -104,6 +113,10 @@ public class BranchSearches {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         Branch branch = Branch.ofKey(exchange.getProperty(BRANCH, String.class));
         QueryContext ctx = exchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        if (e instanceof VectorModelException) { // the store is being re-embedded: not a fault of the model
+            log.debug("{} branch degraded: {}", branch.key(), e.getMessage());
+            return BranchResult.failed(branch, e.getMessage(), millisSince(ctx.startedNanos));
+        }
         String reason = e == null ? "failed" : e.getClass().getSimpleName() + ": " + e.getMessage();
         if (branch == Branch.SEMANTIC) {
             embedding.failed(reason);

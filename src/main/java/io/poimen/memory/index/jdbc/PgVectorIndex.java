@@ -1,9 +1,11 @@
 package io.poimen.memory.index.jdbc;
 
 import com.pgvector.PGvector;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModel;
 import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.sql.Array;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -59,16 +62,38 @@ public class PgVectorIndex implements VectorIndex {
     static final String SEARCH_SCOPED_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score"
             + " from chunk_vectors where path = any(?) order by (embedding <=> ?) + 0 limit ?";
 
+    static final String STORE = "chunk_vectors";
+    /** The first write of a store without a record; a record already there (a re-embedding's) stays as it is. */
+    private static final String RECORD_MODEL = "insert into vector_store_model (store, model, complete)"
+            + " values (?, ?, true) on conflict (store) do nothing";
+    private static final String RESTART_MODEL = "insert into vector_store_model (store, model, complete)"
+            + " values (?, ?, ?) on conflict (store) do update set model = excluded.model,"
+            + " complete = excluded.complete, recorded_at = current_timestamp";
+    /**
+     * How long a search trusts the model record it read last: other replicas may re-embed the shared table,
+     * and reading the record for every query would cost a round trip per query.
+     */
+    static final long RECORD_TTL_NANOS = 1_000_000_000L;
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final int dimensions;
     private final int efSearch;
+    private final String model;
+    /** The record of vector_store_model as last read (after Flyway ran) or written; null before the first read. */
+    private volatile VectorModel record;
+    private volatile long recordReadNanos;
 
     public PgVectorIndex(DataSource dataSource, int dimensions) {
         this(dataSource, dimensions, DEFAULT_EF_SEARCH);
     }
 
     public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch) {
+        this(dataSource, dimensions, efSearch, EmbeddingModelChoice.defaultChoice().id());
+    }
+
+    /** @param model id of the embedding model this hub embeds with, recorded with the vectors */
+    public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch, String model) {
         if (dimensions < 1 || efSearch < 1 || efSearch > MAX_EF_SEARCH) {
             throw new IllegalArgumentException("dimensions must be positive and efSearch in 1..1000, got "
                     + dimensions + " and " + efSearch);
@@ -77,11 +102,15 @@ public class PgVectorIndex implements VectorIndex {
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dimensions = dimensions;
         this.efSearch = efSearch;
+        this.model = model;
     }
 
     @Override
     public void upsert(List<Chunk> chunks, List<float[]> vectors) {
         Vectors.checkPairs(chunks, vectors, dimensions);
+        VectorModel current = model();
+        current.checkWrite(name(), current.recorded().isPresent() ? 0 : count());
+        boolean first = current.recorded().isEmpty();
         List<Integer> rows = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
             rows.add(i);
@@ -93,6 +122,10 @@ public class PgVectorIndex implements VectorIndex {
             ps.setString(3, chunk.project());
             ps.setObject(4, new PGvector(vectors.get(i)));
         }));
+        if (first) {
+            jdbc.update(RECORD_MODEL, STORE, model);
+            record = null; // read again: another replica may have recorded first
+        }
     }
 
     /** Building the graph once over all rows is several times faster than inserting each row into it. */
@@ -122,6 +155,10 @@ public class PgVectorIndex implements VectorIndex {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
+        VectorModel current = recentRecord();
+        if (!current.searchable(0) || current.recorded().isEmpty()) {
+            current.checkSearch(name(), current.recorded().isPresent() ? 0 : count());
+        }
         return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
             applySearchSettings(connection, k);
             PGvector vector = new PGvector(query);
@@ -142,6 +179,38 @@ public class PgVectorIndex implements VectorIndex {
     @Override
     public String name() {
         return "pgvector";
+    }
+
+    /** Reads the record from the database (a replica that is not the writer sees the writer's changes). */
+    @Override
+    public VectorModel model() {
+        List<VectorModel> rows = jdbc.query("select model, complete from vector_store_model where store = ?",
+                (rs, i) -> new VectorModel(model, Optional.of(rs.getString(1)), rs.getBoolean(2)), STORE);
+        VectorModel read = rows.isEmpty() ? new VectorModel(model, Optional.empty()) : rows.get(0);
+        record = read;
+        recordReadNanos = System.nanoTime();
+        return read;
+    }
+
+    private VectorModel recentRecord() {
+        VectorModel r = record;
+        return r != null && System.nanoTime() - recordReadNanos < RECORD_TTL_NANOS ? r : model();
+    }
+
+    @Override
+    public void clearForModel() {
+        record = new VectorModel(model, Optional.of(model), false); // no search of this replica sees it complete
+        tx.executeWithoutResult(status -> {
+            jdbc.update(RESTART_MODEL, STORE, model, false);
+            jdbc.update("delete from " + STORE);
+        });
+        model();
+    }
+
+    @Override
+    public void markModelComplete() {
+        jdbc.update(RESTART_MODEL, STORE, model, true);
+        model();
     }
 
     /** The transaction-local settings every search runs with (see the class comment). */

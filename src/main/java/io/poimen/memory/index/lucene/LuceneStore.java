@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import io.poimen.memory.index.Hit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
@@ -114,6 +116,24 @@ public final class LuceneStore implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Write to Lucene index '" + name + "' failed", e);
         }
+    }
+
+    /** As {@link #write(WriteBatch)}, storing the entries of {@code userData} in the commit's user data. */
+    public synchronized void write(WriteBatch batch, Map<String, String> userData) {
+        Map<String, String> data = commitData();
+        data.putAll(userData);
+        writer.setLiveCommitData(data.entrySet());
+        write(batch);
+    }
+
+    /** The user data of the last commit (loaded from the index when it was opened), as a mutable copy. */
+    public synchronized Map<String, String> commitData() {
+        Map<String, String> data = new HashMap<>();
+        Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+        if (live != null) {
+            live.forEach(e -> data.put(e.getKey(), e.getValue()));
+        }
+        return data;
     }
 
     /** Runs {@code read} on the latest searcher. */

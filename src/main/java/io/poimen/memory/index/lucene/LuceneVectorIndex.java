@@ -1,13 +1,17 @@
 package io.poimen.memory.index.lucene;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.VectorModel;
 import io.poimen.memory.index.Vectors;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -19,6 +23,7 @@ import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -42,6 +47,10 @@ import org.apache.lucene.store.Directory;
 public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     public static final int DEFAULT_EF_SEARCH = 100;
     private static final String VECTOR = "vector";
+    /** Commit user-data key of the embedding model the vectors come from. */
+    static final String MODEL_KEY = "poimen.embedding.model";
+    /** Commit user-data key: "false" from {@link #clearForModel()} until {@link #markModelComplete()}. */
+    static final String COMPLETE_KEY = "poimen.embedding.complete";
     /**
      * HNSW built with pgvector's defaults (m = 16, ef_construction = 64) instead of Lucene's (16, 100): the two
      * vector stores answer alike, and building the graph, most of this index's ingest time, costs a third less.
@@ -61,16 +70,25 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     private final int dimensions;
     private final int efSearch;
     private final VectorSimilarityFunction similarity;
+    private final String model;
+    /** The model recorded in the last commit; read once at open, then kept by this index's own writes. */
+    private volatile String recorded;
+    private volatile boolean complete;
 
     /** Index in {@code directory} (owned and closed by this index) of {@code dimensions}-dim vectors. */
     public LuceneVectorIndex(Directory directory, int dimensions) {
         this(directory, dimensions, DEFAULT_EF_SEARCH);
     }
 
+    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch) {
+        this(directory, dimensions, efSearch, EmbeddingModelChoice.defaultChoice().id());
+    }
+
     /**
      * @param efSearch candidates explored per search (at least {@code k}); higher = better recall, slower
+     * @param model    id of the embedding model this hub embeds with (recorded in the commit user data)
      */
-    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch) {
+    public LuceneVectorIndex(Directory directory, int dimensions, int efSearch, String model) {
         if (dimensions < 1 || dimensions > 4096) {
             throw new IllegalArgumentException("Vector dimensions must be in [1, 4096], got " + dimensions);
         }
@@ -79,16 +97,25 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         }
         this.dimensions = dimensions;
         this.efSearch = efSearch;
+        this.model = model;
         this.store = new LuceneStore("vector", directory, new KeywordAnalyzer(), new BM25Similarity(), CODEC);
         this.similarity = store.read(searcher -> {
             FieldInfo existing = FieldInfos.getMergedFieldInfos(searcher.getIndexReader()).fieldInfo(VECTOR);
             return existing != null ? existing.getVectorSimilarityFunction() : VectorSimilarityFunction.DOT_PRODUCT;
         });
+        Map<String, String> data = store.commitData();
+        this.recorded = data.get(MODEL_KEY);
+        this.complete = !"false".equals(data.get(COMPLETE_KEY));
     }
 
     /** Index persisted in the file-system directory {@code path} (created if missing). */
     public static LuceneVectorIndex open(Path path, int dimensions) {
         return new LuceneVectorIndex(LuceneStore.fsDirectory(path), dimensions);
+    }
+
+    /** As {@link #open(Path, int)}, for vectors of the embedding model {@code model}. */
+    public static LuceneVectorIndex open(Path path, int dimensions, String model) {
+        return new LuceneVectorIndex(LuceneStore.fsDirectory(path), dimensions, DEFAULT_EF_SEARCH, model);
     }
 
     /** Heap-only index (tests, benchmarks). */
@@ -106,6 +133,9 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (chunks.isEmpty()) {
             return;
         }
+        if (!model.equals(recorded)) {
+            model().checkWrite(name(), count());
+        }
         store.write(writer -> {
             for (int i = 0; i < chunks.size(); i++) {
                 Chunk chunk = chunks.get(i);
@@ -115,7 +145,8 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
                 doc.add(new KnnFloatVectorField(VECTOR, Vectors.unit(vectors.get(i)), similarity));
                 writer.updateDocument(new Term(LuceneLexicalIndex.CHUNK_ID, chunk.id()), doc);
             }
-        });
+        }, Map.of(MODEL_KEY, model));
+        recorded = model;
     }
 
     @Override
@@ -131,6 +162,9 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
+        if (!complete || !model.equals(recorded)) {
+            model().checkSearch(name(), count());
+        }
         Query filter = scope.paths() == null ? null : store.scopeFilter(LuceneLexicalIndex.PATH, scope.paths());
         Query knn = new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), Math.max(k, efSearch), filter);
         // Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2
@@ -141,6 +175,25 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     public List<Hit> plainSearch(float[] query, int k) {
         return store.hits(new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), k), k, LuceneLexicalIndex.CHUNK_ID,
                 score -> 2.0 * score - 1.0);
+    }
+
+    @Override
+    public VectorModel model() {
+        return new VectorModel(model, Optional.ofNullable(recorded), complete);
+    }
+
+    @Override
+    public void clearForModel() {
+        complete = false; // before the write: no search sees the emptied store as complete
+        store.write(IndexWriter::deleteAll, Map.of(MODEL_KEY, model, COMPLETE_KEY, "false"));
+        recorded = model;
+    }
+
+    @Override
+    public void markModelComplete() {
+        store.write(writer -> { }, Map.of(MODEL_KEY, model, COMPLETE_KEY, "true"));
+        recorded = model;
+        complete = true;
     }
 
     @Override

@@ -1,0 +1,57 @@
+package io.poimen.memory.index;
+
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The in-process embedding models {@code poimen.embedding.model} can name. Both are quantized, 384-dimensional
+ * ONNX models shipped in Maven artifacts. BGE was trained with an instruction in front of queries (not of
+ * passages), so queries get {@link #queryPrefix()}; MiniLM was not and gets none.
+ */
+public enum EmbeddingModelChoice {
+    ALL_MINILM_L6_V2_Q("all-minilm-l6-v2-q", "", AllMiniLmL6V2QuantizedEmbeddingModel::new),
+    BGE_SMALL_EN_V15_Q("bge-small-en-v1.5-q", "Represent this sentence for searching relevant passages: ",
+            BgeSmallEnV15QuantizedEmbeddingModel::new);
+
+    private final String id;
+    private final String queryPrefix;
+    private final Supplier<EmbeddingModel> factory;
+
+    EmbeddingModelChoice(String id, String queryPrefix, Supplier<EmbeddingModel> factory) {
+        this.id = id;
+        this.queryPrefix = queryPrefix;
+        this.factory = factory;
+    }
+
+    /** The name in configuration and in the vector stores' model record. */
+    public String id() {
+        return id;
+    }
+
+    /** Text put before a query (never before a chunk) when it is embedded. */
+    public String queryPrefix() {
+        return queryPrefix;
+    }
+
+    /** Loads the model (reads its ONNX file from the classpath: about a second). */
+    public EmbeddingModel load() {
+        return factory.get();
+    }
+
+    /** The model used when {@code poimen.embedding.model} is not set. */
+    public static EmbeddingModelChoice defaultChoice() {
+        return ALL_MINILM_L6_V2_Q;
+    }
+
+    /** @throws IllegalArgumentException for an unknown name, listing the known ones */
+    public static EmbeddingModelChoice of(String name) {
+        String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(m -> m.id.equals(n)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown poimen.embedding.model '" + name
+                        + "', expected one of " + Arrays.stream(values()).map(EmbeddingModelChoice::id).toList()));
+    }
+}
