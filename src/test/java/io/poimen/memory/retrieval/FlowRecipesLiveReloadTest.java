@@ -125,8 +125,10 @@ class FlowRecipesLiveReloadTest {
         JsonNode r = query(QUESTION);
         assertThat(r.path("degraded")).isEmpty();
         assertThat(r.path("timings_ms").has("pinned")).isTrue();
-        assertThat(r.path("results").get(0).path("breakdown").path("weights").path("pinned").asDouble())
-                .isEqualTo(0.2);
+        // the default (adaptive) fusion scales the branch's bonus per query; the weighted fusion shows the policy's weight
+        assertThat(r.path("results").get(0).path("breakdown").path("weights").path("pinned").asDouble()).isPositive();
+        assertThat(query(QUESTION, ",\"fusion\":\"weighted\"").path("results").get(0).path("breakdown")
+                .path("weights").path("pinned").asDouble()).isEqualTo(0.2);
         // a request weight for the new branch, like for the built-in ones, puts its note first
         JsonNode heavy = query(QUESTION, ",\"fusion\":\"weighted\",\"weights\":{\"pinned\":5}");
         assertThat(heavy.path("results").get(0).path("path").asText()).isEqualTo(PINNED_NOTE);
@@ -140,8 +142,8 @@ class FlowRecipesLiveReloadTest {
     @Test
     void changeTheFusion() throws Exception {
         assertThat(query(QUESTION).path("results").get(0).path("breakdown").path("fusion").asText())
-                .isEqualTo("calibrated");
-        edit(POLICY, "  method: calibrated\n", recipe("change-fusion"));
+                .isEqualTo("adaptive");
+        edit(POLICY, "  method: adaptive\n", recipe("change-fusion"));
         JsonNode r = query(QUESTION);
         assertThat(r.path("results").get(0).path("breakdown").path("fusion").asText()).isEqualTo("rrf");
         assertThat(query(QUESTION, ",\"fusion\":\"weighted\"").path("results").get(0).path("breakdown")

@@ -87,7 +87,7 @@ abstract class QueryRouteContractTest {
         JsonNode first = r.path("results").get(0);
         assertThat(first.path("path").asText()).isEqualTo("projects/poimen/debugging/pod-crashes.md");
         JsonNode b = first.path("breakdown");
-        assertThat(b.path("fusion").asText()).isEqualTo("calibrated");
+        assertThat(b.path("fusion").asText()).isEqualTo("adaptive");
         assertThat(b.path("branches").has("semantic")).isTrue();
         assertThat(b.path("branches").path("semantic").path("rank").asInt()).isPositive();
         assertThat(b.path("reason").asText()).isNotBlank();
