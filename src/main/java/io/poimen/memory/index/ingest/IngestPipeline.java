@@ -59,6 +59,8 @@ public class IngestPipeline {
     private final TfIdfIndex tfidf;
     private final GraphService graph;
     private final RetrievalMetrics metrics;
+    /** Left by the last run that reached relink; a run from a git diff starts from it. */
+    private volatile IngestCatalog catalog;
     private final Executor writer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "ingest-writer");
         t.setDaemon(true);
@@ -116,9 +118,90 @@ public class IngestPipeline {
                 progress != null ? progress : IngestProgress.NONE);
         run.problems.addAll(early);
         run.stepNanos.put("plan", System.nanoTime() - t0);
-        log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
+        log.info("ingest plan for {} (whole-vault scan): {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
                 changed.size(), removed.size());
         return run;
+    }
+
+    /**
+     * Step 1 after a git pull: only the paths of the pull's diff are read and compared with their stored rows.
+     * Without the file list of an earlier run over the same folder (the first ingest since start) this is the
+     * whole-vault scan of {@link #plan}.
+     */
+    public IngestRun planChanges(@Body VaultChanges diff, @Header(PROGRESS) IngestProgress progress)
+            throws IOException {
+        long t0 = System.nanoTime();
+        Path vault = diff.root().toAbsolutePath().normalize();
+        IngestCatalog base = catalog;
+        if (base == null || !base.root().equals(vault)) {
+            log.info("ingest of {}..{}: no file list from an earlier ingest of {} in this process; whole-vault scan",
+                    diff.from(), diff.to(), vault);
+            return plan(vault, progress);
+        }
+        java.util.Set<String> files = new java.util.TreeSet<>(base.files());
+        diff.deleted().forEach(files::remove);
+        List<String> changed = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        java.util.Set<String> stored = new java.util.HashSet<>();
+        List<IngestProblem> early = new ArrayList<>();
+        for (String path : diff.deleted()) {
+            if (isNote(path) && !diff.upserted().contains(path) && notes.note(path).isPresent()) {
+                removed.add(path);
+            }
+        }
+        for (String path : diff.upserted()) {
+            Path file = vault.resolve(path);
+            if (hidden(path)) {
+                continue; // the scanner never lists these either
+            }
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                files.remove(path);
+                if (Files.isSymbolicLink(file)) {
+                    early.add(new IngestProblem(path, "skipped: symbolic link"));
+                }
+                if (isNote(path) && notes.note(path).isPresent()) {
+                    removed.add(path);
+                }
+                continue;
+            }
+            files.add(path);
+            if (!isNote(path)) {
+                continue;
+            }
+            try {
+                long size = Files.size(file);
+                if (size > settings.maxFileBytes()) {
+                    early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
+                            + settings.maxFileBytes() + "; previous version kept"));
+                    continue;
+                }
+                String hash = notes.note(path).map(NoteStore.NoteRow::contentHash).orElse(null);
+                if (hash != null) {
+                    stored.add(path);
+                }
+                if (!Objects.equals(hash, NoteParser.contentHash(Files.readAllBytes(file)))) {
+                    changed.add(path);
+                }
+            } catch (IOException e) {
+                early.add(new IngestProblem(path, "not readable (" + e.getClass().getSimpleName()
+                        + "); previous version kept"));
+            }
+        }
+        IngestRun run = new IngestRun(vault, List.copyOf(files), changed, removed, stored,
+                progress != null ? progress : IngestProgress.NONE, base);
+        run.problems.addAll(early);
+        run.stepNanos.put("plan", System.nanoTime() - t0);
+        log.info("ingest plan for {}..{}: {} paths in the diff, {} notes changed, {} removed", diff.from(),
+                diff.to(), diff.upserted().size() + diff.deleted().size(), changed.size(), removed.size());
+        return run;
+    }
+
+    private static boolean isNote(String path) {
+        return path.toLowerCase(java.util.Locale.ROOT).endsWith(".md");
+    }
+
+    private static boolean hidden(String path) {
+        return ("/" + path).contains("/.");
     }
 
     public List<List<String>> batches(@Body IngestRun run) {
@@ -201,31 +284,64 @@ public class IngestPipeline {
         }
     }
 
-    /** Step 4: resolve every stored link against the current files (a new file can resolve old links). */
+    /**
+     * Step 4: resolve the stored links against the current files (a new file can resolve old links) and rebuild
+     * the graph. After a whole-vault scan every link is read from the store; after a git diff only the links of the
+     * changed notes are, and the others are re-resolved in memory only when files came or went or aliases changed.
+     */
     public void relink(@Body IngestRun run) {
         long t0 = System.nanoTime();
         Map<String, List<String>> aliases = new HashMap<>();
-        List<String> notePaths = new ArrayList<>();
-        for (NoteStore.NoteRow row : notes.notes()) {
-            aliases.put(row.path(), row.aliases());
-            notePaths.add(row.path());
+        Map<String, List<WikiLink>> links = new java.util.LinkedHashMap<>();
+        boolean resolveAll = true;
+        List<String> touched = new ArrayList<>(run.changed);
+        touched.addAll(run.removed);
+        if (run.base == null) {
+            notes.notes().forEach(row -> aliases.put(row.path(), row.aliases()));
+            for (WikiLink link : notes.links()) {
+                links.computeIfAbsent(link.sourcePath(), k -> new ArrayList<>()).add(link);
+            }
+        } else {
+            aliases.putAll(run.base.aliases());
+            links.putAll(run.base.links());
+            for (String path : touched) {
+                aliases.remove(path);
+                links.remove(path);
+                notes.note(path).ifPresent(row -> {
+                    aliases.put(path, row.aliases());
+                    links.put(path, notes.linksFrom(path));
+                });
+            }
+            resolveAll = !run.base.files().equals(new java.util.HashSet<>(run.allFiles))
+                    || touched.stream().anyMatch(p -> !Objects.equals(aliases.get(p), run.base.aliases().get(p)));
         }
         LinkResolver resolver = LinkResolver.of(run.allFiles, aliases);
-        List<WikiLink> stored = notes.links();
-        List<WikiLink> resolved = new ArrayList<>(stored.size());
+        java.util.Set<String> toResolve = resolveAll ? links.keySet() : new java.util.HashSet<>(touched);
         List<WikiLink> updates = new ArrayList<>();
-        for (WikiLink link : stored) {
-            WikiLink r = resolver.resolve(link);
-            resolved.add(r);
-            if (!Objects.equals(r.resolvedPath(), link.resolvedPath()) || r.type() != link.type()) {
-                updates.add(r);
+        List<WikiLink> all = new ArrayList<>();
+        for (Map.Entry<String, List<WikiLink>> e : links.entrySet()) {
+            if (!toResolve.contains(e.getKey())) {
+                all.addAll(e.getValue());
+                continue;
             }
+            List<WikiLink> resolved = new ArrayList<>(e.getValue().size());
+            for (WikiLink link : e.getValue()) {
+                WikiLink r = resolver.resolve(link);
+                resolved.add(r);
+                if (!Objects.equals(r.resolvedPath(), link.resolvedPath()) || r.type() != link.type()) {
+                    updates.add(r);
+                }
+            }
+            e.setValue(List.copyOf(resolved));
+            all.addAll(resolved);
         }
         if (!updates.isEmpty()) {
             notes.updateResolutions(updates);
         }
-        graph.replace(LinkGraph.of(notePaths, resolved));
-        run.links = resolved.size();
+        graph.replace(LinkGraph.of(aliases.keySet(), all));
+        catalog = new IngestCatalog(run.root, java.util.Set.copyOf(run.allFiles),
+                java.util.Collections.unmodifiableMap(aliases), java.util.Collections.unmodifiableMap(links));
+        run.links = all.size();
         run.stepNanos.put("relink", System.nanoTime() - t0);
     }
 
