@@ -19,13 +19,20 @@ import io.poimen.memory.vault.VaultSnapshot;
 import io.poimen.memory.vault.WikiLink;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -97,10 +104,7 @@ public class IngestPipeline {
         for (String path : snapshot.markdown()) {
             Path file = vault.resolve(path);
             try {
-                long size = Files.size(file);
-                if (size > settings.maxFileBytes()) {
-                    early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
-                            + settings.maxFileBytes() + "; previous version kept"));
+                if (overLimit(path, file, early)) {
                     continue;
                 }
                 if (!Objects.equals(stored.get(path), NoteParser.contentHash(Files.readAllBytes(file)))) {
@@ -138,11 +142,11 @@ public class IngestPipeline {
                     diff.from(), diff.to(), vault);
             return plan(vault, progress);
         }
-        java.util.Set<String> files = new java.util.TreeSet<>(base.files());
+        Set<String> files = new TreeSet<>(base.files());
         diff.deleted().forEach(files::remove);
         List<String> changed = new ArrayList<>();
         List<String> removed = new ArrayList<>();
-        java.util.Set<String> stored = new java.util.HashSet<>();
+        Set<String> stored = new HashSet<>();
         List<IngestProblem> early = new ArrayList<>();
         for (String path : diff.deleted()) {
             if (isNote(path) && !diff.upserted().contains(path) && notes.note(path).isPresent()) {
@@ -154,7 +158,7 @@ public class IngestPipeline {
             if (hidden(path)) {
                 continue; // the scanner never lists these either
             }
-            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 files.remove(path);
                 if (Files.isSymbolicLink(file)) {
                     early.add(new IngestProblem(path, "skipped: symbolic link"));
@@ -169,10 +173,7 @@ public class IngestPipeline {
                 continue;
             }
             try {
-                long size = Files.size(file);
-                if (size > settings.maxFileBytes()) {
-                    early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
-                            + settings.maxFileBytes() + "; previous version kept"));
+                if (overLimit(path, file, early)) {
                     continue;
                 }
                 String hash = notes.note(path).map(NoteStore.NoteRow::contentHash).orElse(null);
@@ -196,8 +197,19 @@ public class IngestPipeline {
         return run;
     }
 
+    /** A file over {@code max-file-bytes} is reported and keeps its previously indexed version. */
+    private boolean overLimit(String path, Path file, List<IngestProblem> problems) throws IOException {
+        long size = Files.size(file);
+        if (size <= settings.maxFileBytes()) {
+            return false;
+        }
+        problems.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
+                + settings.maxFileBytes() + "; previous version kept"));
+        return true;
+    }
+
     private static boolean isNote(String path) {
-        return path.toLowerCase(java.util.Locale.ROOT).endsWith(".md");
+        return path.toLowerCase(Locale.ROOT).endsWith(".md");
     }
 
     private static boolean hidden(String path) {
@@ -211,7 +223,7 @@ public class IngestPipeline {
     /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
     public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
         long t0 = System.nanoTime();
-        java.util.Set<String> stored = run.storedBefore;
+        Set<String> stored = run.storedBefore;
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
@@ -292,7 +304,7 @@ public class IngestPipeline {
     public void relink(@Body IngestRun run) {
         long t0 = System.nanoTime();
         Map<String, List<String>> aliases = new HashMap<>();
-        Map<String, List<WikiLink>> links = new java.util.LinkedHashMap<>();
+        Map<String, List<WikiLink>> links = new LinkedHashMap<>();
         boolean resolveAll = true;
         List<String> touched = new ArrayList<>(run.changed);
         touched.addAll(run.removed);
@@ -312,11 +324,11 @@ public class IngestPipeline {
                     links.put(path, notes.linksFrom(path));
                 });
             }
-            resolveAll = !run.base.files().equals(new java.util.HashSet<>(run.allFiles))
+            resolveAll = !run.base.files().equals(new HashSet<>(run.allFiles))
                     || touched.stream().anyMatch(p -> !Objects.equals(aliases.get(p), run.base.aliases().get(p)));
         }
         LinkResolver resolver = LinkResolver.of(run.allFiles, aliases);
-        java.util.Set<String> toResolve = resolveAll ? links.keySet() : new java.util.HashSet<>(touched);
+        Set<String> toResolve = resolveAll ? links.keySet() : new HashSet<>(touched);
         List<WikiLink> updates = new ArrayList<>();
         List<WikiLink> all = new ArrayList<>();
         for (Map.Entry<String, List<WikiLink>> e : links.entrySet()) {
@@ -339,8 +351,8 @@ public class IngestPipeline {
             notes.updateResolutions(updates);
         }
         graph.replace(LinkGraph.of(aliases.keySet(), all));
-        catalog = new IngestCatalog(run.root, java.util.Set.copyOf(run.allFiles),
-                java.util.Collections.unmodifiableMap(aliases), java.util.Collections.unmodifiableMap(links));
+        catalog = new IngestCatalog(run.root, Set.copyOf(run.allFiles),
+                Collections.unmodifiableMap(aliases), Collections.unmodifiableMap(links));
         run.links = all.size();
         run.stepNanos.put("relink", System.nanoTime() - t0);
     }
