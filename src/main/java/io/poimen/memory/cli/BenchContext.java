@@ -143,7 +143,7 @@ final class BenchContext implements AutoCloseable {
     }
 
     /** @param recall 100 candidates per branch, so that Recall@100 can be measured */
-    private static ConfigurableApplicationContext start(Path work, Path policy, List<String> springArgs,
+    static ConfigurableApplicationContext start(Path work, Path policy, List<String> springArgs,
                                                         boolean recall, WebApplicationType web) throws IOException {
         Path policies = Files.createDirectories(work.resolve("policies"));
         String settings = Files.readString(policy);

@@ -17,7 +17,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 /**
  * A YAML file under {@code policies/} that operators edit at run time. {@link #get()} re-reads it when its
  * modification time changed (one stat per call), so an edit applies to the next request without a restart.
- * A file that does not parse keeps the last good value and logs why.
+ * A file that does not parse, names a key its parser does not read, or holds a value of the wrong type keeps the
+ * last good value; the error (file, line, key) is logged and kept in {@link #error()} until the file is fixed.
  */
 public class WatchedYamlFile<T> {
     private static final Logger log = LoggerFactory.getLogger(WatchedYamlFile.class);
@@ -25,6 +26,7 @@ public class WatchedYamlFile<T> {
     private final Function<Map<String, Object>, T> parser;
     private volatile T value;
     private volatile FileTime seen;
+    private volatile String error;
 
     public WatchedYamlFile(Path file, Function<Map<String, Object>, T> parser, T defaults) {
         this.file = file;
@@ -47,11 +49,23 @@ public class WatchedYamlFile<T> {
     private void reload(FileTime now) {
         seen = now;
         try {
-            value = parser.apply(read(file));
+            value = StrictYaml.parse(file, parser);
+            error = null;
             log.info("loaded {}", file);
         } catch (IOException | RuntimeException e) {
+            error = e.getMessage();
             log.error("{} not applied, keeping the previous settings: {}", file, e.getMessage());
         }
+    }
+
+    /** Why the file on disk is not the one in force (the previous version is), or null when it is. */
+    public String error() {
+        get();
+        return error;
+    }
+
+    public Path file() {
+        return file;
     }
 
     /** Reads a YAML mapping; an empty file is an empty map, anything other than a mapping is an error. */

@@ -4,42 +4,44 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.web.ApiException;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /memory/webhooks/forgejo}: signature first (401), then JSON (400), then the delivery id (a repeat
- * answers 200 {@code duplicate} and does nothing), then the event. A push to the vault branch, or a pull request
- * closed as merged, asks for a sync; every other event is acknowledged and ignored.
+ * The steps of {@code POST /memory/webhooks/forgejo} ({@code routes/webhook.camel.yaml}): {@link #verify} (503
+ * without a secret, 401 for a missing or wrong signature, 400 for a body or headers Forgejo would not send), then
+ * the route's idempotent consumer on the delivery id (a repeat answers 200 {@link #duplicate}), then a choice on
+ * the event: a push to the vault branch or a pull request closed as merged asks for a sync ({@link #syncRequested}),
+ * every other event is acknowledged and {@link #ignored}.
  */
 public class ForgejoWebhooks {
     /** Exchange property: true when the route should send a sync request. */
     public static final String SYNC = "poimenWebhookSync";
+    /** Exchange properties set by {@link #verify}: the event, the delivery id and the parsed payload. */
+    public static final String EVENT = "poimenWebhookEvent";
+    public static final String DELIVERY = "poimenWebhookDelivery";
+    public static final String PAYLOAD = "poimenWebhookPayload";
     private static final Logger log = LoggerFactory.getLogger(ForgejoWebhooks.class);
 
     private final WebhookProperties settings;
     private final GitProperties git;
-    private final WebhookDeliveries deliveries;
     private final VaultSync sync;
     private final ObjectMapper json;
-    private final Clock clock;
 
-    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, WebhookDeliveries deliveries,
-                           VaultSync sync, ObjectMapper json, Clock clock) {
+    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json) {
         this.settings = settings;
         this.git = git;
-        this.deliveries = deliveries;
         this.sync = sync;
         this.json = json;
-        this.clock = clock;
     }
 
-    public Map<String, Object> receive(@Body byte[] body, Exchange exchange) {
+    /** Signature first, then the JSON body, then the event and delivery headers. */
+    public void verify(@Body byte[] body, Exchange exchange) {
         byte[] raw = body == null ? new byte[0] : body;
         if (settings.secret() == null || settings.secret().isBlank()) {
             throw new ApiException(503, "webhook_unavailable", "poimen.webhook.secret is not set; webhooks are refused");
@@ -65,44 +67,62 @@ public class ForgejoWebhooks {
         if (event == null || delivery == null) {
             throw ApiException.badRequest("missing X-Forgejo-Event or X-Forgejo-Delivery header");
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("delivery", delivery);
-        answer.put("event", event);
-        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-        if (!deliveries.firstTime(delivery, event, clock.instant())) {
-            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
-            answer.put("status", "duplicate");
+        exchange.setProperty(EVENT, event);
+        exchange.setProperty(DELIVERY, delivery);
+        exchange.setProperty(PAYLOAD, payload);
+    }
+
+    /** A push to the vault branch. */
+    public boolean isVaultPush(@ExchangeProperty(EVENT) String event, @ExchangeProperty(PAYLOAD) JsonNode payload) {
+        return "push".equals(event) && ("refs/heads/" + git.branch()).equals(payload.path("ref").asText());
+    }
+
+    /** A pull request into the vault branch, closed as merged. */
+    public boolean isMergedPullRequest(@ExchangeProperty(EVENT) String event,
+                                       @ExchangeProperty(PAYLOAD) JsonNode payload) {
+        JsonNode pr = payload.path("pull_request");
+        return "pull_request".equals(event) && "closed".equals(payload.path("action").asText())
+                && pr.path("merged").asBoolean(false)
+                && git.branch().equals(pr.path("base").path("ref").asText(git.branch()));
+    }
+
+    /** 200: this delivery id was handled before (by this or another replica); nothing is done again. */
+    public Map<String, Object> duplicate(Exchange exchange) {
+        return answer(exchange, 200, "duplicate");
+    }
+
+    /** 202: an event that does not change the vault branch. */
+    public Map<String, Object> ignored(Exchange exchange) {
+        return answer(exchange, 202, "ignored");
+    }
+
+    /** 202: the vault branch moved; with git sync on, the route records a sync request for the writer. */
+    public Map<String, Object> syncRequested(@ExchangeProperty(EVENT) String event,
+                                             @ExchangeProperty(PAYLOAD) JsonNode payload, Exchange exchange) {
+        String reason = "push".equals(event)
+                ? "push to " + git.branch() + " (" + payload.path("after").asText("?") + ")"
+                : "pull request #" + payload.path("number").asText("?") + " merged";
+        if (!git.enabled()) {
+            Map<String, Object> answer = answer(exchange, 202, "sync_disabled");
+            answer.put("reason", reason);
             return answer;
         }
-        String reason = syncReason(event, payload);
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
-        if (reason == null) {
-            answer.put("status", "ignored");
-        } else if (!git.enabled()) {
-            answer.put("status", "sync_disabled");
-            answer.put("reason", reason);
-        } else {
-            sync.requested();
-            exchange.setProperty(SYNC, true);
-            answer.put("status", "sync_requested");
-            answer.put("reason", reason);
-            log.info("webhook {} ({}): {}; sync requested", delivery, event, reason);
-        }
+        sync.requested();
+        exchange.setProperty(SYNC, true);
+        Map<String, Object> answer = answer(exchange, 202, "sync_requested");
+        answer.put("reason", reason);
+        log.info("webhook {} ({}): {}; sync requested", answer.get("delivery"), event, reason);
         return answer;
     }
 
-    /** Why this event changes the vault branch, or null when it does not. */
-    String syncReason(String event, JsonNode payload) {
-        String vaultRef = "refs/heads/" + git.branch();
-        if ("push".equals(event) && vaultRef.equals(payload.path("ref").asText())) {
-            return "push to " + git.branch() + " (" + payload.path("after").asText("?") + ")";
-        }
-        if ("pull_request".equals(event) && "closed".equals(payload.path("action").asText())
-                && payload.path("pull_request").path("merged").asBoolean(false)
-                && git.branch().equals(payload.path("pull_request").path("base").path("ref").asText(git.branch()))) {
-            return "pull request #" + payload.path("number").asText("?") + " merged";
-        }
-        return null;
+    private static Map<String, Object> answer(Exchange exchange, int status, String what) {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("delivery", exchange.getProperty(DELIVERY, String.class));
+        answer.put("event", exchange.getProperty(EVENT, String.class));
+        answer.put("status", what);
+        return answer;
     }
 
     private static String header(Exchange exchange, String name, String alternative) {

@@ -67,13 +67,12 @@ public class GrcConfig {
     }
 
     @Bean
-    WebhookDeliveries webhookDeliveries(DataSource dataSource) {
-        return new WebhookDeliveries(dataSource);
+    WebhookDeliveries webhookDeliveries(DataSource dataSource, Clock clock) {
+        return new WebhookDeliveries(dataSource, clock);
     }
 
     @Bean
-    ForgejoWebhooks forgejoWebhooks(WebhookProperties settings, GitProperties git, WebhookDeliveries deliveries,
-                                    VaultSync sync, ObjectMapper json, Clock clock) {
-        return new ForgejoWebhooks(settings, git, deliveries, sync, json, clock);
+    ForgejoWebhooks forgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json) {
+        return new ForgejoWebhooks(settings, git, sync, json);
     }
 }

@@ -1,6 +1,7 @@
 package io.poimen.memory.grc;
 
 import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.index.ingest.VaultChanges;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
@@ -68,9 +69,11 @@ public class VaultSync {
 
     /**
      * After the pull: a pull that did not succeed (it would not fast-forward, or local edits are in the way) is an
-     * error. Returns the vault root for the ingest when HEAD moved or the index may be behind (last sync failed).
+     * error. When HEAD moved or the index may be behind (last sync failed), returns what the ingest should read:
+     * the diff from the last indexed commit, or the vault root (a whole-vault scan) when there is no such commit
+     * yet (first sync since start) or the diff cannot be computed.
      */
-    public Path pulled(@Body PullResult result, @ExchangeProperty(OLD_HEAD) ObjectId oldHead, Exchange exchange)
+    public Object pulled(@Body PullResult result, @ExchangeProperty(OLD_HEAD) ObjectId oldHead, Exchange exchange)
             throws IOException {
         if (result == null || !result.isSuccessful()) {
             String why = result == null ? "no result"
@@ -89,7 +92,35 @@ public class VaultSync {
             done(newHead, null, null);
             return null;
         }
-        return vault.root();
+        return ingestOf(oldHead, newHead, changes);
+    }
+
+    private Object ingestOf(ObjectId oldHead, ObjectId newHead, List<FileChange> pulled) {
+        String indexed;
+        synchronized (this) {
+            indexed = lastCommit;
+        }
+        if (indexed == null) {
+            log.info("sync to {}: first sync since start, whole-vault scan", newHead.name());
+            return vault.root();
+        }
+        try {
+            List<FileChange> diff = oldHead != null && indexed.equals(oldHead.name()) ? pulled
+                    : vault.changes(ObjectId.fromString(indexed), newHead);
+            List<String> upserted = new ArrayList<>();
+            List<String> deleted = new ArrayList<>();
+            for (FileChange c : diff) {
+                if (c.oldPath() != null) {
+                    deleted.add(c.oldPath());
+                }
+                (c.change().equals("deleted") ? deleted : upserted).add(c.path());
+            }
+            return new VaultChanges(vault.root(), indexed, newHead.name(), upserted, deleted);
+        } catch (IOException | RuntimeException e) {
+            log.warn("sync to {}: cannot diff from the indexed commit {} ({}); whole-vault scan", newHead.name(),
+                    indexed, e.toString());
+            return vault.root();
+        }
     }
 
     /** After the ingest: record the synced commit and what changed. */

@@ -23,11 +23,16 @@ import org.springframework.stereotype.Component;
  *       histogram: latency of each retrieval branch.</li>
  *   <li>{@code poimen.query.fusion} timer: normalisation and fusion time.</li>
  *   <li>{@code poimen.query.degraded} counter, tag {@code branch}: queries answered without that branch.</li>
- *   <li>{@code poimen.rbac.decisions} counter, tags {@code action}, {@code decision} (allow|deny).</li>
+ *   <li>{@code poimen.rbac.decisions} counter, tags {@code action}, {@code decision} (allow|deny),
+ *       {@code reason} (the engine's reason code, e.g. {@code in_allowed_group}, {@code not_in_allowed_groups}).</li>
  *   <li>{@code poimen.ingest.notes}, {@code poimen.ingest.chunks} counters, {@code poimen.ingest.duration}
  *       timer and {@code poimen.ingest.throughput} gauge (chunks per second of the last run).</li>
  *   <li>{@code poimen.ingest.lag} gauge in seconds: how long the index has been behind the vault, that is
- *       now − the first vault change not yet covered by a finished ingest; 0 when the index is current.</li>
+ *       now − the first vault change not yet covered by a finished ingest; 0 when the index is current. On the
+ *       writer, a change starts when its sync is picked up (the webhook's request taken, or the fallback poll)
+ *       and the pull brought something to ingest.</li>
+ *   <li>{@code poimen.ingest.synced} timer: for each ingest that covered such a change, the time from the
+ *       change picked up to indexed.</li>
  * </ul>
  */
 @Component
@@ -102,16 +107,45 @@ public class RetrievalMetrics {
 
     /** One access decision; {@code action} is read, write or admin. */
     public void accessDecision(String action, boolean allowed) {
+        accessDecision(action, allowed, allowed ? "allowed" : "denied");
+    }
+
+    /**
+     * One access decision with its reason code: the leading snake_case word of the engine's reason (e.g.
+     * {@code not_in_allowed_groups}), so the tag stays a small fixed set whatever paths the reason names.
+     */
+    public void accessDecision(String action, boolean allowed, String reason) {
         Counter.builder("poimen.rbac.decisions")
-                .description("Access decisions by action and outcome")
-                .tags("action", action, "decision", allowed ? "allow" : "deny")
+                .description("Access decisions by action, outcome and reason")
+                .tags("action", action, "decision", allowed ? "allow" : "deny", "reason", reasonCode(reason))
                 .register(registry)
                 .increment();
     }
 
+    static String reasonCode(String reason) {
+        if (reason == null) {
+            return "none";
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^[a-z_]+").matcher(reason);
+        return m.find() ? m.group() : "other";
+    }
+
     /** The vault moved (a webhook or a pull brought new commits): the index lags from now until an ingest ends. */
     public void vaultChanged() {
-        pendingSince.compareAndSet(null, clock.instant());
+        vaultChanged(clock.instant());
+    }
+
+    /**
+     * The writer is about to ingest what a sync pulled; the lag runs from when the sync was picked up (the
+     * exchange's creation: the cluster-requests take of a webhook's request, or the fallback poll).
+     */
+    public void changePickedUp(org.apache.camel.Exchange exchange) {
+        long created = exchange.getClock().getCreated();
+        vaultChanged(created > 0 ? Instant.ofEpochMilli(created) : clock.instant());
+    }
+
+    private void vaultChanged(Instant since) {
+        pendingSince.accumulateAndGet(since, (p, s) -> p == null || s.isBefore(p) ? s : p);
     }
 
     /** One finished ingest run. Clears the lag if the run started after the first pending change. */
@@ -123,8 +157,13 @@ public class RetrievalMetrics {
         Timer.builder("poimen.ingest.duration").description("Wall time of ingest runs").register(registry)
                 .record(Duration.ofNanos((long) (report.seconds() * 1e9)));
         lastThroughput = report.chunksPerSecond();
-        Instant started = clock.instant().minusNanos((long) (report.seconds() * 1e9));
-        pendingSince.updateAndGet(p -> p != null && p.isBefore(started) ? null : p);
+        Instant now = clock.instant();
+        Instant started = now.minusNanos((long) (report.seconds() * 1e9));
+        Instant covered = pendingSince.getAndUpdate(p -> p != null && !p.isAfter(started) ? null : p);
+        if (covered != null && !covered.isAfter(started)) {
+            Timer.builder("poimen.ingest.synced").description("From a vault change picked up to indexed")
+                    .register(registry).record(Duration.between(covered, now));
+        }
     }
 
     double reindexLagSeconds() {

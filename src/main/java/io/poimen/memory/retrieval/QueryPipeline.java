@@ -78,7 +78,8 @@ public class QueryPipeline {
             throw ApiException.notFound("unknown project: " + project);
         }
         ctx.query = normalizer.normalize(ctx.request.query());
-        ctx.plan = router.route(ctx.query, ctx.request.searchMethod(), embedding.available());
+        ctx.plan = router.route(ctx.query, ctx.request.searchMethod(), embedding.available(),
+                ctx.settings.minTokensForHybrid());
         if (!embedding.available() && router.route(ctx.query, ctx.request.searchMethod(), true).runs(Branch.SEMANTIC)) {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
@@ -219,6 +220,6 @@ public class QueryPipeline {
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
                 r.topK() != null ? r.topK() : s.topK(),
                 r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard(),
-                s.calibration());
+                s.calibration(), s.minTokensForHybrid());
     }
 }

@@ -18,4 +18,9 @@ public class RetrievalPolicy {
     public RetrievalSettings current() {
         return file.get();
     }
+
+    /** The file, and why its version on disk is not in force (the previous one is), or null. */
+    public WatchedYamlFile<RetrievalSettings> watched() {
+        return file;
+    }
 }

@@ -3,17 +3,25 @@ package io.poimen.memory.retrieval;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;
+import io.poimen.memory.retrieval.query.QueryRouter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Everything {@code policies/retrieval.yaml} sets: fusion, per-branch thresholds, boosts, candidate counts,
- and the selection (top-k, token budget, near-duplicate removal).
+ * the shortest query that may use the embedding, and the selection (top-k, token budget, near-duplicate removal).
  */
 public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                                 int candidatesPerBranch, int topK, int budgetTokens,
                                 int shingleSize, double jaccard,
-                                CalibratedFusion.Bonuses calibration) {
+                                CalibratedFusion.Bonuses calibration, int minTokensForHybrid) {
+
+    public RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
+                             int candidatesPerBranch, int topK, int budgetTokens, int shingleSize, double jaccard,
+                             CalibratedFusion.Bonuses calibration) {
+        this(fusion, keyTermBoost, categoryBoost, candidatesPerBranch, topK, budgetTokens, shingleSize, jaccard,
+                calibration, QueryRouter.MIN_HYBRID_TOKENS);
+    }
 
     public static RetrievalSettings defaults() {
         return new RetrievalSettings(FusionSettings.defaults().withMethod(AdaptiveFusion.NAME), 1.5, 1.3, 50, 10,
@@ -41,7 +49,8 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
                 new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
-                        num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated)));
+                        num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated)),
+                (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()));
     }
 
     /** {@code defaults}, then one number per branch name under {@code key} (a branch a route adds, too). */

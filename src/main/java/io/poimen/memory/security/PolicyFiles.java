@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.StrictYaml;
 import io.poimen.memory.config.WatchedYamlFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Access-policy YAML files, re-read when their modification time or size changes (one stat per lookup, so an edit
  * applies to the next request). Unlike {@link WatchedYamlFile}, a file that stops parsing does NOT keep its last
- * good content: it becomes {@link Loaded#unparseable}, and the caller denies (fail closed).
+ * good content: it becomes {@link Loaded#unparseable}, and the caller denies (fail closed). A key the policy does not
+ * know, or a value of the wrong type, is such an error too; the log names the file, line and key.
  */
 final class PolicyFiles {
     private static final Logger log = LoggerFactory.getLogger(PolicyFiles.class);
@@ -55,7 +57,7 @@ final class PolicyFiles {
         }
         Loaded<T> loaded;
         try {
-            loaded = new Loaded<>(parser.apply(WatchedYamlFile.read(file)), null, true);
+            loaded = new Loaded<>(StrictYaml.parse(file, parser), null, true);
             log.debug("loaded access policy {}", file);
         } catch (IOException | RuntimeException ex) {
             loaded = report(file, new Loaded<>(null, ex.getMessage() == null ? ex.toString() : ex.getMessage(), true));

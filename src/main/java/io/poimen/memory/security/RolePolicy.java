@@ -20,4 +20,9 @@ public class RolePolicy implements Supplier<RoleModel> {
     public RoleModel get() {
         return file.get();
     }
+
+    /** The file, and why its version on disk is not in force (the previous one is), or null. */
+    public WatchedYamlFile<RoleModel> watched() {
+        return file;
+    }
 }

@@ -73,8 +73,9 @@ public class SecurityConfig {
     }
 
     @Bean
-    AuditedAccess auditedAccess(RbacEngine engine, AuditLog auditLog) {
-        return new AuditedAccess(engine, auditLog);
+    AuditedAccess auditedAccess(RbacEngine engine, AuditLog auditLog, io.poimen.memory.ops.RetrievalMetrics metrics) {
+        return new AuditedAccess(engine, auditLog, d -> metrics.accessDecision(
+                d.action().key(), d.allowed(), d.reason()));
     }
 
     @Bean

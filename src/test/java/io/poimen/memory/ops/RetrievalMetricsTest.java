@@ -57,6 +57,33 @@ class RetrievalMetricsTest {
     }
 
     @Test
+    void tagsEachDecisionWithTheReasonCodeOnly() {
+        metrics.accessDecision("read", false, "not_in_allowed_groups (projects/p/secret/_access.yaml)");
+        metrics.accessDecision("write", false, "role_requirement_failed: need editor");
+        metrics.accessDecision("read", true, null);
+
+        assertThat(registry.get("poimen.rbac.decisions").tags("decision", "deny", "reason", "not_in_allowed_groups")
+                .counter().count()).isEqualTo(1);
+        assertThat(registry.get("poimen.rbac.decisions").tags("action", "write", "reason", "role_requirement_failed")
+                .counter().count()).isEqualTo(1);
+        assertThat(registry.get("poimen.rbac.decisions").tags("decision", "allow", "reason", "none").counter()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void aChangePickedUpBySyncLagsFromTheExchangeCreationUntilIndexed() {
+        org.apache.camel.Exchange exchange = new org.apache.camel.support.DefaultExchange(
+                new org.apache.camel.impl.DefaultCamelContext());
+        clock.now = Instant.ofEpochMilli(exchange.getClock().getCreated()).plusSeconds(3);
+        metrics.changePickedUp(exchange);
+        assertThat(lag()).isEqualTo(3.0);
+        clock.advance(Duration.ofSeconds(1));
+        metrics.ingested(report(0.5, 1));
+        assertThat(lag()).isZero();
+        assertThat(registry.get("poimen.ingest.synced").timer().totalTime(TimeUnit.SECONDS)).isEqualTo(4.0);
+    }
+
+    @Test
     void lagGrowsFromTheFirstVaultChangeUntilAnIngestThatStartedAfterIt() {
         assertThat(lag()).isZero();
         metrics.vaultChanged();

@@ -19,13 +19,20 @@ import io.poimen.memory.vault.VaultSnapshot;
 import io.poimen.memory.vault.WikiLink;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -59,6 +66,8 @@ public class IngestPipeline {
     private final TfIdfIndex tfidf;
     private final GraphService graph;
     private final RetrievalMetrics metrics;
+    /** Left by the last run that reached relink; a run from a git diff starts from it. */
+    private volatile IngestCatalog catalog;
     private final Executor writer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "ingest-writer");
         t.setDaemon(true);
@@ -95,10 +104,7 @@ public class IngestPipeline {
         for (String path : snapshot.markdown()) {
             Path file = vault.resolve(path);
             try {
-                long size = Files.size(file);
-                if (size > settings.maxFileBytes()) {
-                    early.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
-                            + settings.maxFileBytes() + "; previous version kept"));
+                if (overLimit(path, file, early)) {
                     continue;
                 }
                 if (!Objects.equals(stored.get(path), NoteParser.contentHash(Files.readAllBytes(file)))) {
@@ -116,9 +122,98 @@ public class IngestPipeline {
                 progress != null ? progress : IngestProgress.NONE);
         run.problems.addAll(early);
         run.stepNanos.put("plan", System.nanoTime() - t0);
-        log.info("ingest plan for {}: {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
+        log.info("ingest plan for {} (whole-vault scan): {} files, {} notes changed, {} removed", vault, snapshot.files().size(),
                 changed.size(), removed.size());
         return run;
+    }
+
+    /**
+     * Step 1 after a git pull: only the paths of the pull's diff are read and compared with their stored rows.
+     * Without the file list of an earlier run over the same folder (the first ingest since start) this is the
+     * whole-vault scan of {@link #plan}.
+     */
+    public IngestRun planChanges(@Body VaultChanges diff, @Header(PROGRESS) IngestProgress progress)
+            throws IOException {
+        long t0 = System.nanoTime();
+        Path vault = diff.root().toAbsolutePath().normalize();
+        IngestCatalog base = catalog;
+        if (base == null || !base.root().equals(vault)) {
+            log.info("ingest of {}..{}: no file list from an earlier ingest of {} in this process; whole-vault scan",
+                    diff.from(), diff.to(), vault);
+            return plan(vault, progress);
+        }
+        Set<String> files = new TreeSet<>(base.files());
+        diff.deleted().forEach(files::remove);
+        List<String> changed = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        Set<String> stored = new HashSet<>();
+        List<IngestProblem> early = new ArrayList<>();
+        for (String path : diff.deleted()) {
+            if (isNote(path) && !diff.upserted().contains(path) && notes.note(path).isPresent()) {
+                removed.add(path);
+            }
+        }
+        for (String path : diff.upserted()) {
+            Path file = vault.resolve(path);
+            if (hidden(path)) {
+                continue; // the scanner never lists these either
+            }
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                files.remove(path);
+                if (Files.isSymbolicLink(file)) {
+                    early.add(new IngestProblem(path, "skipped: symbolic link"));
+                }
+                if (isNote(path) && notes.note(path).isPresent()) {
+                    removed.add(path);
+                }
+                continue;
+            }
+            files.add(path);
+            if (!isNote(path)) {
+                continue;
+            }
+            try {
+                if (overLimit(path, file, early)) {
+                    continue;
+                }
+                String hash = notes.note(path).map(NoteStore.NoteRow::contentHash).orElse(null);
+                if (hash != null) {
+                    stored.add(path);
+                }
+                if (!Objects.equals(hash, NoteParser.contentHash(Files.readAllBytes(file)))) {
+                    changed.add(path);
+                }
+            } catch (IOException e) {
+                early.add(new IngestProblem(path, "not readable (" + e.getClass().getSimpleName()
+                        + "); previous version kept"));
+            }
+        }
+        IngestRun run = new IngestRun(vault, List.copyOf(files), changed, removed, stored,
+                progress != null ? progress : IngestProgress.NONE, base);
+        run.problems.addAll(early);
+        run.stepNanos.put("plan", System.nanoTime() - t0);
+        log.info("ingest plan for {}..{}: {} paths in the diff, {} notes changed, {} removed", diff.from(),
+                diff.to(), diff.upserted().size() + diff.deleted().size(), changed.size(), removed.size());
+        return run;
+    }
+
+    /** A file over {@code max-file-bytes} is reported and keeps its previously indexed version. */
+    private boolean overLimit(String path, Path file, List<IngestProblem> problems) throws IOException {
+        long size = Files.size(file);
+        if (size <= settings.maxFileBytes()) {
+            return false;
+        }
+        problems.add(new IngestProblem(path, "file is " + size + " bytes, over the limit of "
+                + settings.maxFileBytes() + "; previous version kept"));
+        return true;
+    }
+
+    private static boolean isNote(String path) {
+        return path.toLowerCase(Locale.ROOT).endsWith(".md");
+    }
+
+    private static boolean hidden(String path) {
+        return ("/" + path).contains("/.");
     }
 
     public List<List<String>> batches(@Body IngestRun run) {
@@ -128,7 +223,7 @@ public class IngestPipeline {
     /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
     public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
         long t0 = System.nanoTime();
-        java.util.Set<String> stored = run.storedBefore;
+        Set<String> stored = run.storedBefore;
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
@@ -201,31 +296,64 @@ public class IngestPipeline {
         }
     }
 
-    /** Step 4: resolve every stored link against the current files (a new file can resolve old links). */
+    /**
+     * Step 4: resolve the stored links against the current files (a new file can resolve old links) and rebuild
+     * the graph. After a whole-vault scan every link is read from the store; after a git diff only the links of the
+     * changed notes are, and the others are re-resolved in memory only when files came or went or aliases changed.
+     */
     public void relink(@Body IngestRun run) {
         long t0 = System.nanoTime();
         Map<String, List<String>> aliases = new HashMap<>();
-        List<String> notePaths = new ArrayList<>();
-        for (NoteStore.NoteRow row : notes.notes()) {
-            aliases.put(row.path(), row.aliases());
-            notePaths.add(row.path());
+        Map<String, List<WikiLink>> links = new LinkedHashMap<>();
+        boolean resolveAll = true;
+        List<String> touched = new ArrayList<>(run.changed);
+        touched.addAll(run.removed);
+        if (run.base == null) {
+            notes.notes().forEach(row -> aliases.put(row.path(), row.aliases()));
+            for (WikiLink link : notes.links()) {
+                links.computeIfAbsent(link.sourcePath(), k -> new ArrayList<>()).add(link);
+            }
+        } else {
+            aliases.putAll(run.base.aliases());
+            links.putAll(run.base.links());
+            for (String path : touched) {
+                aliases.remove(path);
+                links.remove(path);
+                notes.note(path).ifPresent(row -> {
+                    aliases.put(path, row.aliases());
+                    links.put(path, notes.linksFrom(path));
+                });
+            }
+            resolveAll = !run.base.files().equals(new HashSet<>(run.allFiles))
+                    || touched.stream().anyMatch(p -> !Objects.equals(aliases.get(p), run.base.aliases().get(p)));
         }
         LinkResolver resolver = LinkResolver.of(run.allFiles, aliases);
-        List<WikiLink> stored = notes.links();
-        List<WikiLink> resolved = new ArrayList<>(stored.size());
+        Set<String> toResolve = resolveAll ? links.keySet() : new HashSet<>(touched);
         List<WikiLink> updates = new ArrayList<>();
-        for (WikiLink link : stored) {
-            WikiLink r = resolver.resolve(link);
-            resolved.add(r);
-            if (!Objects.equals(r.resolvedPath(), link.resolvedPath()) || r.type() != link.type()) {
-                updates.add(r);
+        List<WikiLink> all = new ArrayList<>();
+        for (Map.Entry<String, List<WikiLink>> e : links.entrySet()) {
+            if (!toResolve.contains(e.getKey())) {
+                all.addAll(e.getValue());
+                continue;
             }
+            List<WikiLink> resolved = new ArrayList<>(e.getValue().size());
+            for (WikiLink link : e.getValue()) {
+                WikiLink r = resolver.resolve(link);
+                resolved.add(r);
+                if (!Objects.equals(r.resolvedPath(), link.resolvedPath()) || r.type() != link.type()) {
+                    updates.add(r);
+                }
+            }
+            e.setValue(List.copyOf(resolved));
+            all.addAll(resolved);
         }
         if (!updates.isEmpty()) {
             notes.updateResolutions(updates);
         }
-        graph.replace(LinkGraph.of(notePaths, resolved));
-        run.links = resolved.size();
+        graph.replace(LinkGraph.of(aliases.keySet(), all));
+        catalog = new IngestCatalog(run.root, Set.copyOf(run.allFiles),
+                Collections.unmodifiableMap(aliases), Collections.unmodifiableMap(links));
+        run.links = all.size();
         run.stepNanos.put("relink", System.nanoTime() - t0);
     }
 

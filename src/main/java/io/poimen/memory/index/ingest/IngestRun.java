@@ -14,6 +14,8 @@ public final class IngestRun {
     /** Notes the store held when the run started (only this run writes until it ends). */
     final java.util.Set<String> storedBefore;
     final IngestProgress progress;
+    /** For a run from a git diff: what the previous run left (files, aliases, links); null for a whole-vault scan. */
+    final IngestCatalog base;
     final long startedNanos = System.nanoTime();
     final List<IngestProblem> problems = Collections.synchronizedList(new ArrayList<>());
     int filesDone;
@@ -26,6 +28,12 @@ public final class IngestRun {
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
               java.util.Set<String> storedBefore, IngestProgress progress) {
+        this(root, allFiles, changed, removed, storedBefore, progress, null);
+    }
+
+    IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
+              java.util.Set<String> storedBefore, IngestProgress progress, IngestCatalog base) {
+        this.base = base;
         this.root = root;
         this.allFiles = allFiles;
         this.changed = changed;

@@ -10,8 +10,9 @@ import java.util.Set;
  *   <li>a requested {@code search_method} wins: hybrid = all three branches, lexical = BM25, semantic = vectors,
  *       tfidf = TF-IDF (one branch each, so the benchmark can compare them);</li>
  *   <li>{@code #tags} or {@code @mentions} → "lexical-filtered": TF-IDF + BM25 with tag filters;</li>
- *   <li>fewer than {@value #MIN_HYBRID_TOKENS} tokens → "lexical": TF-IDF + BM25 (too little text for an
- *       embedding to beat exact matching);</li>
+ *   <li>fewer than {@code min_tokens_for_hybrid} tokens ({@code policies/retrieval.yaml}, default
+ *       {@value #MIN_HYBRID_TOKENS}) → "lexical": TF-IDF + BM25 (too little text for an embedding to beat exact
+ *       matching);</li>
  *   <li>embedding unavailable → "lexical";</li>
  *   <li>else "hybrid": all three.</li>
  * </ol>
@@ -31,6 +32,12 @@ public class QueryRouter {
      * @throws IllegalArgumentException for an unknown method, naming it
      */
     public RoutePlan route(NormalizedQuery query, String requestedMethod, boolean embeddingAvailable) {
+        return route(query, requestedMethod, embeddingAvailable, MIN_HYBRID_TOKENS);
+    }
+
+    /** @param minTokens the fewest tokens a query needs for the hybrid plan */
+    public RoutePlan route(NormalizedQuery query, String requestedMethod, boolean embeddingAvailable,
+                           int minTokens) {
         boolean filters = query.hasFilters();
         if (requestedMethod != null && !requestedMethod.isBlank()) {
             return requested(requestedMethod.trim().toLowerCase(Locale.ROOT), filters, embeddingAvailable);
@@ -40,9 +47,9 @@ public class QueryRouter {
                     "query has " + filterText(query) + ": TF-IDF and BM25 with filters");
         }
         int tokens = query.tokens().size();
-        if (tokens < MIN_HYBRID_TOKENS) {
+        if (tokens < minTokens) {
             return new RoutePlan("lexical", LEXICAL_PAIR, false,
-                    tokens + " token(s) < " + MIN_HYBRID_TOKENS + ": TF-IDF and BM25 only");
+                    tokens + " token(s) < " + minTokens + ": TF-IDF and BM25 only");
         }
         if (!embeddingAvailable) {
             return new RoutePlan("lexical", LEXICAL_PAIR, false, "embedding unavailable: TF-IDF and BM25 only");

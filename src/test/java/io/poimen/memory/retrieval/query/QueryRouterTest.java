@@ -76,4 +76,13 @@ class QueryRouterTest {
     void blankMethodMeansDecide() {
         assertThat(route("how to fix pod crashes", "  ", true).strategy()).isEqualTo("hybrid");
     }
+
+    @Test
+    void theHybridThresholdComesFromThePolicy() {
+        NormalizedQuery q = normalizer.normalize("fix pod crashes today");
+        assertThat(router.route(q, null, true, 3).strategy()).isEqualTo("hybrid");
+        RoutePlan plan = router.route(q, null, true, 5);
+        assertThat(plan.strategy()).isEqualTo("lexical");
+        assertThat(plan.reason()).contains("4 token(s) < 5");
+    }
 }

@@ -1,0 +1,48 @@
+package io.poimen.memory.ops;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.poimen.memory.config.WatchedYamlFile;
+import io.poimen.memory.retrieval.RetrievalPolicy;
+import io.poimen.memory.security.RolePolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.stereotype.Component;
+
+/**
+ * The run-time policy files ({@code /actuator/health} component {@code policies}): UP when each file on disk is the
+ * one in force; {@value StoresHealthIndicator#DEGRADED} with the file, line and key when one was rejected and its
+ * previous version still applies. The gauge {@code poimen.policy.rejected{file}} is 1 for such a file.
+ */
+@Component("policies")
+public class PolicyFilesHealthIndicator implements HealthIndicator {
+    private final List<WatchedYamlFile<?>> files;
+
+    public PolicyFilesHealthIndicator(RetrievalPolicy retrieval, RolePolicy roles, MeterRegistry registry) {
+        this.files = List.of(retrieval.watched(), roles.watched());
+        for (WatchedYamlFile<?> f : files) {
+            Gauge.builder("poimen.policy.rejected", f, w -> w.error() == null ? 0 : 1)
+                    .description("1 while the file on disk is rejected and its previous version applies")
+                    .tag("file", f.file().getFileName().toString())
+                    .register(registry);
+        }
+    }
+
+    @Override
+    public Health health() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        boolean rejected = false;
+        for (WatchedYamlFile<?> f : files) {
+            String error = f.error();
+            details.put(f.file().getFileName().toString(), error == null ? "in force"
+                    : "rejected, previous version in force: " + error);
+            rejected |= error != null;
+        }
+        return Health.status(rejected ? new Status(StoresHealthIndicator.DEGRADED) : Status.UP).withDetails(details)
+                .build();
+    }
+}
