@@ -1,5 +1,6 @@
 package io.poimen.memory.cli;
 
+import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.poimen.memory.retrieval.eval.BeirBenchmark;
@@ -14,12 +15,17 @@ import org.apache.camel.ProducerTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Unmatched;
 
 /** {@code bench beir --dataset DIR}: nDCG@10, Recall@100, MRR@10 and latencies per method. */
 @Command(name = "beir", description = "Run a BEIR-format set through the query route.")
 public class BenchBeirCommand implements Callable<Integer> {
     @Mixin
     BenchContext.Options options;
+
+    /** Spring arguments ({@code --poimen.x=y}): picocli hands unmatched arguments to the command, not a mixin. */
+    @Unmatched
+    List<String> springArgs = new ArrayList<>();
 
     @Option(names = "--methods", split = ",", description = "default: ${DEFAULT-VALUE}",
             defaultValue = "tfidf,lexical,semantic,hybrid,hybrid-calibrated,hybrid-weighted,hybrid-rrf")
@@ -43,6 +49,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                 return 2;
             }
         }
+        options.springArgs = springArgs;
         try (BenchContext bench = BenchContext.open(options)) {
             BeirDataset set = bench.set;
             System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",

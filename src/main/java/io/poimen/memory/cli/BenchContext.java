@@ -16,7 +16,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Unmatched;
 
 /**
  * A hub without HTTP for benchmarks, with a BEIR corpus written as its vault and ingested: its own fresh data
@@ -34,7 +33,7 @@ final class BenchContext implements AutoCloseable {
         @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
         Path policy;
 
-        @Unmatched
+        /** Set by the command from its own unmatched arguments (an {@code @Unmatched} in a mixin stays empty). */
         List<String> springArgs = new ArrayList<>();
     }
 

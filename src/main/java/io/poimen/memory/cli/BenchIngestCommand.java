@@ -20,6 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code bench ingest --dataset DIR}: full-ingest throughput next to the embedding model's own throughput on
@@ -30,12 +31,17 @@ public class BenchIngestCommand implements Callable<Integer> {
     @Mixin
     BenchContext.Options options;
 
+    /** Spring arguments ({@code --poimen.x=y}): picocli hands unmatched arguments to the command, not a mixin. */
+    @Unmatched
+    List<String> springArgs = new ArrayList<>();
+
     @Option(names = "--changes", defaultValue = "5", description = "one-file changes to time (default 5)")
     int changes;
 
     @Override
     public Integer call() throws Exception {
         double[] before = new double[1];
+        options.springArgs = springArgs;
         try (BenchContext bench = BenchContext.open(options, b -> before[0] = warmEmbeddingSeconds(b.spring, parse(b)))) {
             ConfigurableApplicationContext ctx = bench.spring;
             Path vault = bench.vault;
