@@ -88,6 +88,8 @@ abstract class QueryRouteContractTest {
         assertThat(first.path("path").asText()).isEqualTo("projects/poimen/debugging/pod-crashes.md");
         JsonNode b = first.path("breakdown");
         assertThat(b.path("fusion").asText()).isEqualTo("adaptive");
+        assertThat(b.path("weights").has("semantic")).isTrue();
+        assertThat(b.path("reason").asText()).contains("adaptive weights");
         assertThat(b.path("branches").has("semantic")).isTrue();
         assertThat(b.path("branches").path("semantic").path("rank").asInt()).isPositive();
         assertThat(b.path("reason").asText()).isNotBlank();
@@ -103,7 +105,7 @@ abstract class QueryRouteContractTest {
 
     @Test
     void bothFusionsAndEveryMethodAnswer() throws Exception {
-        for (String fusion : List.of("weighted", "rrf", "calibrated")) {
+        for (String fusion : List.of("weighted", "rrf", "calibrated", "adaptive")) {
             JsonNode r = query("{\"project\":\"poimen\",\"query\":\"postgres replica promotion during failover\","
                     + "\"fusion\":\"" + fusion + "\"}");
             assertThat(r.path("results").get(0).path("breakdown").path("fusion").asText()).isEqualTo(fusion);
