@@ -58,8 +58,12 @@ export class AgentWorkspace {
     this.seen.add(event.id);
     const list = $('agent-timeline');
     list.querySelector('.empty')?.remove();
-    list.insertAdjacentHTML('afterbegin', eventHtml(event));
-    applyWidths(list.firstElementChild);
+    // newest first by id: the log can answer after the first live events have arrived
+    const template = document.createElement('template');
+    template.innerHTML = eventHtml(event).trim();
+    const item = template.content.firstElementChild;
+    list.insertBefore(item, [...list.children].find(li => Number(li.dataset.id) < event.id) || null);
+    applyWidths(item);
   }
 
   async start() {

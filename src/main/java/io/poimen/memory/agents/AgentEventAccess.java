@@ -2,6 +2,7 @@ package io.poimen.memory.agents;
 
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.web.ApiException;
 import java.util.ArrayList;
@@ -19,8 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class AgentEventAccess {
     private static final Object DROP = new Object();
-    private static final java.util.regex.Pattern MENTION =
-            java.util.regex.Pattern.compile("(?<![\\w/.-])(?:projects|shared)/[^\\s\"'<>()\\[\\]{}`,;]+");
     private final AccessChecks checks;
 
     public AgentEventAccess(AccessChecks checks) {
@@ -97,28 +96,13 @@ public class AgentEventAccess {
             });
         }
 
-        /** Free text with every mention of a vault path the viewer may not read replaced. */
-        private String withoutDeniedMentions(String text) {
-            if (text.indexOf('/') < 0) {
-                return text;
-            }
-            java.util.regex.Matcher m = MENTION.matcher(text);
-            StringBuilder out = new StringBuilder();
-            while (m.find()) {
-                m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
-                        allows(m.group()) ? m.group() : "[path hidden]"));
-            }
-            m.appendTail(out);
-            return out.toString();
-        }
-
         /** The value without what names a denied path; {@link #DROP} when the value itself must go. */
         private Object clean(Object value) {
             if (value instanceof String s) {
                 if (looksLikePath(s)) {
                     return allows(s) ? s : DROP;
                 }
-                return withoutDeniedMentions(s);
+                return PathMentions.withoutDenied(s, this::allows);
             }
             if (value instanceof Map<?, ?> map) {
                 Map<String, Object> out = new LinkedHashMap<>();

@@ -98,13 +98,21 @@ public class GrcApi {
         return body;
     }
 
-    /** {@code GET /memory/grc/drafts/{id}}: the owner, or anyone who may write the note, sees the stored draft. */
+    /**
+     * {@code GET /memory/grc/drafts/{id}}: the owner, or anyone who may write the note, sees the stored draft;
+     * anyone else gets the 404 of an unknown id.
+     */
     public Map<String, Object> draft(@Header("id") String id, Exchange exchange) {
         Caller caller = callers.caller(exchange);
-        Draft draft = drafts.find(id == null ? "" : id)
-                .orElseThrow(() -> ApiException.notFound("draft " + id + " not found"));
+        ApiException unknown = ApiException.notFound("draft " + id + " not found");
+        Draft draft = drafts.find(id == null ? "" : id).orElseThrow(() -> unknown);
         if (!draft.userSubject().equals(caller.subject())) {
-            access.requireWrite(caller, draft.documentPath(), traceId(exchange));
+            // another's draft the caller may not write answers as a missing one
+            try {
+                access.requireWrite(caller, draft.documentPath(), traceId(exchange));
+            } catch (ApiException e) {
+                throw e.status() == 403 ? unknown : e;
+            }
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("draft_id", draft.id());

@@ -5,6 +5,7 @@ import io.poimen.memory.index.ingest.VaultChanges;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.web.ApiException;
 import io.poimen.memory.web.ReadAccess;
 import java.io.IOException;
@@ -177,8 +178,11 @@ public class VaultSync {
         List<FileChange> visible = s.filesChanged().stream()
                 .filter(f -> readable(read, f.path()) && (f.oldPath() == null || readable(read, f.oldPath())))
                 .toList();
+        // an error message (a git conflict) may name files too: those the caller may not read are hidden
+        List<SyncStatus.SyncError> errors = s.errors().stream().map(e -> new SyncStatus.SyncError(e.at(),
+                PathMentions.withoutDenied(e.message(), p -> readable(read, p)))).toList();
         return new SyncStatus(s.enabled(), s.lastCommit(), s.lastSync(), s.lastAttempt(), visible,
-                s.notesReindexed(), s.errors(), s.requests(), s.runs());
+                s.notesReindexed(), errors, s.requests(), s.runs());
     }
 
     /** A path that is not a safe vault path (it cannot be a note) is left out rather than failing the status. */

@@ -9,6 +9,7 @@ import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.web.ApiException;
+import io.poimen.memory.web.ReadAccess;
 import io.poimen.memory.web.VaultFiles;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +25,7 @@ import org.apache.camel.Header;
 /**
  * {@code build_context}: a note plus its wiki-link neighbourhood (notes it links to and notes linking to it, up
  * to two hops), ranked and cut to a token budget. Only notes the caller may read take part; the others are left
- * out without a word, as in listings.
+ * out without a word, as in listings, and a starting note the caller may not read is a missing one (404).
  *
  * <p>Rank: the note itself, then by hops (1 before 2), then by the number of links joining the neighbour to the
  * notes already nearer (both directions), then by path. Chunks go in whole, in reading order per note; a chunk
@@ -68,8 +69,10 @@ public class NoteNeighbourhood {
         }
         Caller caller = callers.caller(exchange);
         String trace = ExchangeSecurity.traceId(exchange);
-        notes.note(path).orElseThrow(() -> ApiException.notFound("no such note: " + path));
-        checks.requireRead(caller, path, trace);
+        // a note the caller may not read answers exactly as a missing one (no existence oracle)
+        if (!ReadCheck.allows(checks, caller, path, trace) || notes.note(path).isEmpty()) {
+            throw ReadAccess.notFound(path);
+        }
 
         LinkGraph g = graph.current();
         Map<String, Integer> hopOf = new LinkedHashMap<>();

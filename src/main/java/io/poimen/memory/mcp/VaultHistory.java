@@ -4,6 +4,7 @@ import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.web.ApiException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,8 @@ import org.eclipse.jgit.util.io.DisabledOutputStream;
 
 /**
  * {@code recent_changes}: the notes changed since a commit (exclusive) or a time, read from the git history of the
- * vault working copy, newest first, one entry per note (its latest change), only notes the caller may read.
+ * vault working copy, newest first, one entry per note (its latest change), only notes the caller may read; paths
+ * of notes the caller may not read are hidden in the commit messages.
  */
 public class VaultHistory {
     static final int MAX_COMMITS = 1000;
@@ -111,13 +113,26 @@ public class VaultHistory {
                     String old = e.getChangeType() == DiffEntry.ChangeType.RENAME
                             && allowed.computeIfAbsent(e.getOldPath(), p -> ReadCheck.allows(checks, caller, p, trace))
                             ? e.getOldPath() : null;
+                    // the message may name other notes of the commit: those the caller may not read are hidden
+                    String message = PathMentions.withoutDenied(c.getShortMessage(), p -> allowed.computeIfAbsent(
+                            p, x -> mentionAllowed(caller, x, trace)));
                     latest.put(path, new Change(path, change(e.getChangeType()), old, c.getName(), when.toString(),
-                            c.getShortMessage()));
+                            message));
                 }
             }
             return new Changes(since, head.getName(), List.copyOf(latest.values()), truncated);
         } catch (IOException e) {
             throw new ApiException(503, "no_history", "the vault history could not be read: " + e.getMessage());
+        }
+    }
+
+    /** A path named in free text may be malformed: anything but a clean allow hides it. */
+    private boolean mentionAllowed(Caller caller, String path, String trace) {
+        try {
+            checks.requireRead(caller, path, trace);
+            return true;
+        } catch (ApiException e) {
+            return false;
         }
     }
 

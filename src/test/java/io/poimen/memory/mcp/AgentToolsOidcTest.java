@@ -126,10 +126,18 @@ class AgentToolsOidcTest {
                 "message", "Drain order");
         long drafts = jdbc.queryForObject("select count(*) from grc_drafts", Long.class);
 
-        try (McpSyncClient viewer = McpClients.connect(base(), viewer())) {
+        try (McpSyncClient viewer = McpClients.connect(base(), viewer());
+             McpSyncClient outsider = McpClients.connect(base(), outsider())) {
             McpSchema.CallToolResult refused = call(viewer, "propose_edit", edit);
             assertThat(refused.isError()).isTrue();
             assertThat(McpClients.text(refused)).contains("refused, no draft was made", "403");
+            // a caller who may not read the project is refused the same for an existing note and a new one
+            String newNote = "projects/poimen/runbooks/no-such-note.md";
+            McpSchema.CallToolResult onExisting = call(outsider, "propose_edit", edit);
+            McpSchema.CallToolResult onNew = call(outsider, "propose_edit", Map.of("path", newNote,
+                    "content", "# New\n", "message", "Drain order"));
+            assertThat(McpClients.text(onExisting)).contains("refused, no draft was made", "403")
+                    .isEqualTo(McpClients.text(onNew).replace(newNote, NOTE)).doesNotContain("Cordon");
         }
         assertThat(jdbc.queryForObject("select count(*) from grc_drafts", Long.class)).isEqualTo(drafts);
         FORGEJO.verify(0, postRequestedFor(urlPathEqualTo(GrcTestSupport.PULLS)));
@@ -146,7 +154,11 @@ class AgentToolsOidcTest {
             try (McpSyncClient outsider = McpClients.connect(base(), outsider())) {
                 McpSchema.CallToolResult other = call(outsider, "draft_status", Map.of("draft_id", id));
                 assertThat(other.isError()).as("another caller without write access").isTrue();
-                assertThat(McpClients.text(other)).contains("403");
+                String unknown = UUID.randomUUID().toString();
+                McpSchema.CallToolResult missing = call(outsider, "draft_status", Map.of("draft_id", unknown));
+                assertThat(McpClients.text(other)).as("denied answers as missing").contains("404")
+                        .isEqualTo(McpClients.text(missing).replace(unknown, id))
+                        .doesNotContain(NOTE, "rock", "pulls/23");
             }
         }
         FORGEJO.verify(1, postRequestedFor(urlPathEqualTo(GrcTestSupport.PULLS)));
@@ -159,7 +171,10 @@ class AgentToolsOidcTest {
              McpSyncClient viewer = McpClients.connect(base(), viewer())) {
             McpSchema.CallToolResult denied = call(outsider, "build_context", Map.of("path", NOTE));
             assertThat(denied.isError()).isTrue();
-            assertThat(McpClients.text(denied)).contains("403");
+            String missingNote = "projects/poimen/runbooks/no-such-note.md";
+            McpSchema.CallToolResult missing = call(outsider, "build_context", Map.of("path", missingNote));
+            assertThat(McpClients.text(denied)).as("denied answers as missing").contains("404")
+                    .isEqualTo(McpClients.text(missing).replace(missingNote, NOTE));
 
             String shared = "shared/concepts/gitops.md";
             List<String> seenByViewer = paths(body(call(viewer, "build_context",

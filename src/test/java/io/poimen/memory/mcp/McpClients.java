@@ -12,11 +12,21 @@ public final class McpClients {
     }
 
     public static McpSyncClient connect(String baseUrl, String bearer) {
+        return connect(baseUrl, bearer, null);
+    }
+
+    /** As {@link #connect(String, String)}, every request with this W3C {@code traceparent} (null: none). */
+    public static McpSyncClient connect(String baseUrl, String bearer, String traceparent) {
         HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport.builder(baseUrl)
                 .endpoint("/mcp");
-        if (bearer != null) {
-            transport.customizeRequest(r -> r.header("Authorization", "Bearer " + bearer));
-        }
+        transport.customizeRequest(r -> {
+            if (bearer != null) {
+                r.header("Authorization", "Bearer " + bearer);
+            }
+            if (traceparent != null) {
+                r.header("traceparent", traceparent);
+            }
+        });
         McpSyncClient client = McpClient.sync(transport.build())
                 .clientInfo(new McpSchema.Implementation("test-agent", "1.0"))
                 .requestTimeout(Duration.ofSeconds(60))

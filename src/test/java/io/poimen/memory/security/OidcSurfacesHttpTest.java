@@ -210,6 +210,49 @@ class OidcSurfacesHttpTest {
         assertThat(JSON.readTree(anonymous.body()).path("error").asText()).isEqualTo("unauthorized");
     }
 
+    long auditRows() {
+        return jdbc.queryForObject("select count(*) from rbac_audit_log", Long.class);
+    }
+
+    /** Sends; every audit row the request wrote carries its response's X-Trace-Id, and it wrote at least one. */
+    HttpResponse<String> audited(HttpRequest request) throws Exception {
+        long before = auditRows();
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        String trace = r.headers().firstValue(TraceIds.RESPONSE_HEADER).orElseThrow();
+        assertThat(jdbc.queryForObject("select count(*) from rbac_audit_log where trace_id = ?", Long.class, trace))
+                .as("audit rows of " + request.uri() + " under its X-Trace-Id").isPositive()
+                .isEqualTo(auditRows() - before);
+        return r;
+    }
+
+    @Test
+    void grcDecisionsAreAuditedUnderTheResponseTraceIdNeverAClientId() throws Exception {
+        GrcTestSupport.pullRequestsOpenAs(FORGEJO, 77);
+        String editor = TestIssuer.token(ISSUER, "rock", List.of("platform-team"), List.of("editor"));
+        String note = "projects/poimen/runbooks/node-drain.md";
+        java.util.function.BiFunction<String, String, HttpRequest> draft = (token, path) -> HttpRequest.newBuilder(
+                        URI.create(base() + "/memory/grc/draft")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + token).header("X-Request-Id", "client-chosen-id")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"document_path\":\"" + path
+                        + "\",\"content\":\"# Drain\\n\\nCordon first.\\n\",\"message\":\"Drain order\"}"))
+                .build();
+        HttpResponse<String> denied = audited(draft.apply(alice(), note));
+        assertThat(denied.statusCode()).as(denied.body()).isEqualTo(403);
+        HttpResponse<String> refused = audited(draft.apply(charlie(), note));
+        assertThat(refused.statusCode()).as("a viewer may not write").isEqualTo(403);
+        HttpResponse<String> stored = audited(draft.apply(editor, note));
+        assertThat(stored.statusCode()).as(stored.body()).isIn(201, 202);
+        String id = JSON.readTree(stored.body()).path("draft_id").asText();
+        // another caller without write access is told what an unknown id is told (and that decision is audited)
+        HttpResponse<String> other = audited(HttpRequest.newBuilder(URI.create(base() + "/memory/grc/drafts/" + id))
+                .header("Authorization", "Bearer " + charlie()).build());
+        HttpResponse<String> unknown = get("/memory/grc/drafts/" + UUID.randomUUID(), charlie());
+        assertThat(other.statusCode()).isEqualTo(404).isEqualTo(unknown.statusCode());
+        assertThat(other.body()).doesNotContain(note, "rock", "Cordon");
+        assertThat(jdbc.queryForObject("select count(*) from rbac_audit_log where trace_id = 'client-chosen-id'",
+                Long.class)).isZero();
+    }
+
     // --- the webhook: no bearer, its signature is the authentication
 
     String remoteHead() throws Exception {
@@ -313,6 +356,14 @@ class OidcSurfacesHttpTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> commit.equals(vaultHead()));
         await().atMost(Duration.ofSeconds(30)).until(() -> state(token).answer().contains("zebrafish"));
         State synced = state(token);
+        // the sync status names the changed note to a caller who may read it, and not to one who may not
+        String zebrafish = "projects/poimen/runbooks/zebrafish.md";
+        assertThat(JSON.readTree(get("/memory/sync/status", token).body()).path("files_changed")
+                .findValuesAsText("path")).contains(zebrafish);
+        HttpResponse<String> outsider = get("/memory/sync/status", alice());
+        assertThat(outsider.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(outsider.body()).path("last_commit").asText()).isEqualTo(commit);
+        assertThat(outsider.body()).doesNotContain(zebrafish, "zebrafish");
 
         HttpResponse<String> replay = webhook(delivery, body, signature, null);
         assertThat(replay.statusCode()).isEqualTo(200);

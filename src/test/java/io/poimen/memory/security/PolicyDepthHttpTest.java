@@ -18,8 +18,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.poimen.memory.mcp.McpClients;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -32,9 +37,11 @@ import org.springframework.util.FileSystemUtils;
 /**
  * Nested policies over real HTTP in oidc mode (mock-oauth2-server as issuer), on the example vault plus a private
  * folder inside project poimen and a group-only shared folder: listing, project listing, graph reachability, file
- * read, backlinks, links, query and GRC status as a caller who reads poimen but not the nested folders, and as one
- * who reads both; a denied note answers as a missing one; every audit row carries the response's trace id, never
- * a client's {@code X-Request-Id}; and a query answers the same whether the notes the caller may not read exist or not.
+ * read, backlinks, links, query, GRC status and the MCP tools (search_memory, read_note, list_skills, build_context,
+ * recent_changes) as a caller who reads poimen but not the nested folders, and as one
+ * who reads both; a denied note answers as a missing one; every audit row of a request carries the response's
+ * trace id, never a client's {@code X-Request-Id}; and a query answers the same whether the notes the caller may
+ * not read exist or not. The vault is a git working copy whose last commit adds the nested notes.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "poimen.security.mode=oidc",
@@ -69,6 +76,13 @@ class PolicyDepthHttpTest {
         }
         FileSystemUtils.deleteRecursively(VAULT);
         FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        PersonIdent author = new PersonIdent("Depth", "depth@example.org");
+        try (Git git = Git.init().setInitialBranch("main").setDirectory(VAULT.toFile()).call()) {
+            git.add().addFilepattern(".").call();
+            git.commit().setMessage("Example vault").setAuthor(author).setCommitter(author).call();
+        } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new IOException(e);
+        }
         Path secret = Files.createDirectories(VAULT.resolve("projects/poimen/secret"));
         Files.writeString(secret.resolve("_access.yaml"), "access_level: private\nowner_group: ml-team\n");
         Files.writeString(VAULT.resolve(PLAN), PLAN_TEXT);
@@ -78,6 +92,13 @@ class PolicyDepthHttpTest {
         Files.writeString(VAULT.resolve(ONLY_VIA_SECRET), "# Only via secret\n\nA public concept about rollouts.\n");
         Files.writeString(VAULT.resolve(POINTER), "# Pointer\n\nSee [[projects/poimen/secret/plan]] and "
                 + "[[shared/secret/hidden]] and [[shared/concepts/gitops]].\n");
+        try (Git git = Git.open(VAULT.toFile())) {
+            git.add().addFilepattern(".").call();
+            git.commit().setMessage("Add " + PLAN + ", " + HIDDEN + " and " + POINTER).setAuthor(author)
+                    .setCommitter(author).call();
+        } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new IOException(e);
+        }
         registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
         registry.add("poimen.vault.path", () -> VAULT.toString());
     }
@@ -117,9 +138,12 @@ class PolicyDepthHttpTest {
 
     /** Sends, then checks that every audit row of the request carries the response's trace id. */
     HttpResponse<String> send(HttpRequest request) throws Exception {
+        long rowsBefore = auditRows();
         HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         String trace = r.headers().firstValue(TraceIds.RESPONSE_HEADER).orElseThrow();
         assertThat(trace).matches("[0-9a-f]{32}");
+        assertThat(rowsUnder(trace)).as("every audit row written for " + request.uri() + " is under its X-Trace-Id")
+                .isEqualTo(auditRows() - rowsBefore);
         assertThat(jdbc.queryForObject("select count(*) from rbac_audit_log where trace_id in (?, ?)", Long.class,
                 "client-chosen-id", "")).as("no audit row under a client's id").isZero();
         audited.add(trace);
@@ -127,6 +151,14 @@ class PolicyDepthHttpTest {
     }
 
     final List<String> audited = new ArrayList<>();
+
+    long auditRows() {
+        return jdbc.queryForObject("select count(*) from rbac_audit_log", Long.class);
+    }
+
+    long rowsUnder(String trace) {
+        return jdbc.queryForObject("select count(*) from rbac_audit_log where trace_id = ?", Long.class, trace);
+    }
 
     List<String> listing(String token, String... params) throws Exception {
         HttpResponse<String> r = get(token, "/memory/vault", params);
@@ -215,6 +247,72 @@ class PolicyDepthHttpTest {
             Files.writeString(VAULT.resolve(HIDDEN), HIDDEN_TEXT);
             reindex();
         }
+    }
+
+    static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
+        return client.callTool(new McpSchema.CallToolRequest(tool, args));
+    }
+
+    static String ok(McpSyncClient client, String tool, Map<String, Object> args) {
+        McpSchema.CallToolResult r = call(client, tool, args);
+        assertThat(r.isError()).as(tool + ": " + McpClients.text(r)).isFalse();
+        return McpClients.text(r);
+    }
+
+    @Test
+    void mcpToolsApplyNestedPoliciesAndADeniedNoteAnswersAsAMissingOne() throws Exception {
+        String base = "http://127.0.0.1:" + port;
+        String charlieTrace = TraceIds.generate();
+        String danaTrace = TraceIds.generate();
+        long charlieRows = rowsOf("charlie");
+        try (McpSyncClient c = McpClients.connect(base, charlie(), "00-" + charlieTrace + "-00f067aa0ba902b7-01");
+             McpSyncClient d = McpClients.connect(base, dana(), "00-" + danaTrace + "-00f067aa0ba902b7-01")) {
+            Map<String, Object> search = Map.of("project", "poimen", "query", "zebracorn rollout pod crash kubectl",
+                    "top_k", 20);
+            assertThat(ok(c, "search_memory", search)).doesNotContain(PLAN, HIDDEN, ONLY_VIA_SECRET,
+                    "zebracorn rollout");
+            assertThat(ok(d, "search_memory", search)).contains(PLAN);
+
+            for (String tool : List.of("read_note", "build_context")) {
+                for (String denied : List.of(PLAN, HIDDEN)) {
+                    String missing = denied.replace(".md", "-nope.md");
+                    McpSchema.CallToolResult a = call(c, tool, Map.of("path", denied));
+                    McpSchema.CallToolResult b = call(c, tool, Map.of("path", missing));
+                    assertThat(a.isError()).as(tool + " " + denied).isTrue();
+                    assertThat(McpClients.text(a)).as(tool + " " + denied + " answers as a missing note")
+                            .contains("404").isEqualTo(McpClients.text(b).replace(missing, denied))
+                            .doesNotContain("zebracorn", "ml-team");
+                    assertThat(ok(d, tool, Map.of("path", denied))).contains("zebracorn");
+                }
+            }
+
+            Map<String, Object> around = Map.of("path", POINTER, "hops", 2, "budget_tokens", 50_000);
+            assertThat(ok(c, "build_context", around)).contains(POINTER, "shared/concepts/gitops.md")
+                    .doesNotContain(PLAN, HIDDEN, ONLY_VIA_SECRET, "zebracorn");
+            assertThat(ok(d, "build_context", around)).contains(PLAN, HIDDEN, ONLY_VIA_SECRET);
+
+            Map<String, Object> since = Map.of("since", "2000-01-01T00:00:00Z", "limit", 500);
+            JsonNode changes = JSON.readTree(ok(c, "recent_changes", since)).path("changes");
+            assertThat(changes.findValuesAsText("path")).contains(POINTER, ONLY_VIA_SECRET)
+                    .doesNotContain(PLAN, HIDDEN);
+            assertThat(changes.toString()).as("nor named in a commit message").doesNotContain(PLAN, HIDDEN)
+                    .contains("[path hidden]");
+            assertThat(JSON.readTree(ok(d, "recent_changes", since)).path("changes").findValuesAsText("path"))
+                    .contains(PLAN, HIDDEN);
+
+            assertThat(ok(c, "list_skills", Map.of())).doesNotContain("SKILL-private-debug");
+            assertThat(ok(d, "list_skills", Map.of())).contains("SKILL-private-debug");
+
+        }
+        // every decision of charlie's tool calls is audited under the trace id of the MCP requests
+        assertThat(rowsUnder(charlieTrace)).isPositive().isEqualTo(rowsOf("charlie") - charlieRows);
+        assertThat(jdbc.queryForList("select distinct decision from rbac_audit_log where trace_id = ?", String.class,
+                charlieTrace)).contains("allow", "deny");
+        assertThat(rowsUnder(danaTrace)).isPositive();
+    }
+
+    long rowsOf(String user) {
+        return jdbc.queryForObject("select count(*) from rbac_audit_log where user_id = ?", Long.class, user);
     }
 
     void reindex() throws Exception {

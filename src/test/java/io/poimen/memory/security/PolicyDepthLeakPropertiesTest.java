@@ -3,9 +3,12 @@ package io.poimen.memory.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.poimen.memory.agents.AgentEvent;
+import io.poimen.memory.agents.AgentEventAccess;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
+import io.poimen.memory.mcp.NoteNeighbourhood;
 import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryRequest;
 import io.poimen.memory.retrieval.RetrievalSettings;
@@ -37,6 +40,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -66,8 +70,11 @@ import org.springframework.util.FileSystemUtils;
  * falls back to the defaults) decides what the caller may read. Checked each try: the listing (all and per project),
  * every note read and every backlinks call (readable → its content, readable backlinks, resolved paths only of
  * readable notes; denied → the very answer a missing note gets), projects (names, counts, index), skills, graph
- * reachability (only through readable notes), the query's search scope and its post-fusion filter, and that every
- * audit row carries the request's trace id. Zero leaks and zero over-filtering.
+ * reachability (only through readable notes), the query's search scope and its post-fusion filter, another agent's
+ * event as the logs and the stream show it (hidden unless the project is readable; denied chunks, headings and
+ * path mentions removed), the MCP tool build_context from one note per try in turn (the readable two-hop
+ * neighbourhood; denied → the missing answer), and that every audit row carries the request's trace id. Zero
+ * leaks and zero over-filtering.
  */
 class PolicyDepthLeakPropertiesTest {
     static final List<String> GROUPS = List.of("g0", "g1", "g2");
@@ -97,6 +104,7 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     static final AtomicLong CHECKS = new AtomicLong();
+    static final AtomicLong STARTS = new AtomicLong();
     static final List<Map<String, Object>> AUDITED = new CopyOnWriteArrayList<>();
     static CamelContext camel;
     static ProducerTemplate producer;
@@ -270,6 +278,52 @@ class PolicyDepthLeakPropertiesTest {
         assertThat(skills.values()).as("skill paths").allSatisfy(p -> assertThat(readable).contains(p));
         check();
 
+        // agent logs and the stream: another agent's retrieval in each project, as this caller is shown it
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks).viewer(s.caller(), trace);
+        List<String> all = List.copyOf(NOTES.keySet());
+        List<Map<String, Object>> chunks = IntStream.range(0, all.size()).mapToObj(i -> Map.<String, Object>of(
+                "path", all.get(i), "heading", "Heading " + i, "score", 1.0 / (i + 1))).toList();
+        String mentions = "read " + String.join(" and ", all);
+        for (String project : List.of("p0", "p1")) {
+            AgentEvent shown = viewer.view(new AgentEvent(1, "other/agent", "other", "s", "memory_retrieved",
+                    Map.of("project", project, "query", "q", "chunks", chunks,
+                            "scores", chunks.stream().map(c -> c.get("score")).toList(), "note", mentions),
+                    Instant.EPOCH));
+            if (!oracle(s, "projects/" + project + "/index.md")) {
+                assertThat(shown).as("event in " + project).isNull();
+            } else {
+                List<String> visible = all.stream().filter(readable::contains).toList();
+                @SuppressWarnings("unchecked")
+                List<Map<String, Object>> left = (List<Map<String, Object>>) shown.payload().get("chunks");
+                assertThat(left).extracting(c -> c.get("path")).as("event chunks in " + project)
+                        .containsExactlyElementsOf(visible);
+                assertThat(left).extracting(c -> c.get("heading")).as("event headings in " + project)
+                        .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
+                assertThat((List<?>) shown.payload().get("scores")).hasSize(visible.size());
+                assertThat(shown.payload().get("note")).as("event text in " + project).isEqualTo("read "
+                        + all.stream().map(p -> readable.contains(p) || !(p.startsWith("projects/")
+                                || p.startsWith("shared/")) ? p : PathMentions.HIDDEN)
+                        .collect(Collectors.joining(" and ")));
+            }
+            check();
+        }
+
+        // the MCP tool build_context, from one note per try in turn: the readable two-hop neighbourhood
+        NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks);
+        String start = all.get((int) (STARTS.getAndIncrement() % all.size()));
+        if (readable.contains(start)) {
+            NoteNeighbourhood.Context c = context.build(exchange.get(), start, 200_000, 2);
+            Set<String> got = new TreeSet<>(c.leftOut());
+            c.notes().forEach(n -> got.add(n.path()));
+            assertThat(got).as("build_context " + start).containsExactlyInAnyOrderElementsOf(
+                    neighbourhood(start, readable, 2));
+        } else {
+            String missing = start.replace(".md", "-missing.md");
+            assertSameAnswer(() -> context.build(exchange.get(), start, 200_000, 2),
+                    () -> context.build(exchange.get(), missing, 200_000, 2), start, missing);
+        }
+        check();
+
         assertThat(AUDITED).as("audit rows").isNotEmpty().allSatisfy(r -> assertThat(r)
                 .containsEntry("trace_id", trace).containsEntry("user_id", s.caller().subject()));
         check();
@@ -312,6 +366,29 @@ class PolicyDepthLeakPropertiesTest {
 
     private static void check() {
         CHECKS.incrementAndGet();
+    }
+
+    /** {@code start} and the readable notes within {@code hops} links of it (either direction), through readable notes. */
+    static Set<String> neighbourhood(String start, Set<String> readable, int hops) {
+        Set<String> seen = new TreeSet<>(List.of(start));
+        Set<String> frontier = Set.of(start);
+        for (int h = 0; h < hops; h++) {
+            Set<String> next = new TreeSet<>();
+            for (String n : frontier) {
+                NOTES.forEach((from, to) -> {
+                    if (from.equals(n)) {
+                        next.addAll(to);
+                    } else if (to.contains(n)) {
+                        next.add(from);
+                    }
+                });
+            }
+            next.retainAll(readable);
+            next.removeAll(seen);
+            seen.addAll(next);
+            frontier = next;
+        }
+        return seen;
     }
 
     /** Project notes and shared notes reachable from them through readable notes (breadth first). */

@@ -214,11 +214,18 @@ class WebUiBrowserTest extends HubWebTestBase {
                          "agent_id":"fixer-bot","session_id":"%s"}""".formatted(session)))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(query.statusCode()).isEqualTo(200);
-        WebElement retrieved = visible(".agent-event[data-type='memory_retrieved']");
-        assertThat(retrieved.getText()).contains("how do I read logs of the crashed container");
+        // other tests in this context (the fuzz test) left agent events in the log: wait for this session's own
+        WebElement retrieved = wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath(
+                "//li[contains(@class,'agent-event') and @data-type='memory_retrieved']"
+                        + "[.//span[@class='session' and text()='" + session + "']]")));
+        assertThat(retrieved.getText()).contains("how do I read logs of the crashed container", "fixer-bot");
         assertThat(retrieved.findElements(By.cssSelector(".chunks li"))).isNotEmpty();
         List<WebElement> timeline = browser.findElements(By.cssSelector("#agent-timeline > li.agent-event"));
-        assertThat(timeline.get(0).getAttribute("data-type")).as("newest first").isEqualTo("memory_retrieved");
+        assertThat(timeline.get(0).getAttribute("data-id")).as("newest first")
+                .isEqualTo(retrieved.getAttribute("data-id"));
+        List<Long> ids = timeline.stream().map(e -> Long.parseLong(e.getAttribute("data-id"))).toList();
+        assertThat(ids).as("log and live events in one newest-first order")
+                .isSortedAccordingTo(java.util.Comparator.reverseOrder());
         ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
         screenshot("07-agent-workspace-live.png");
     }
