@@ -36,7 +36,7 @@ public class AdaptiveFusion implements FusionMethod {
      * (ratio / fullRatio)^power.
      */
     public record Gate(double fullRatio, double power) {
-        public static final Gate DEFAULTS = new Gate(0.8, 1);
+        public static final Gate DEFAULTS = new Gate(0.4, 2);
 
         public Gate {
             if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 10)) {
