@@ -63,9 +63,10 @@ class PolicyFileLoadingTest {
                 .isEqualTo(1.0);
 
         // a nested unknown key and a wrong type, each at its line
-        edit(file, shipped.replace("    lexical: 0.4 ", "    lexcal: 0.4 "), 3);
+        // (fusion.weights takes any branch name: a route may add a branch)
+        edit(file, shipped.replace("    shingle_size: 5 ", "    shingle_sise: 5 "), 3);
         assertThat(policy.watched().error())
-                .contains(":" + lineOf(shipped, "    lexical: 0.4 ") + ": unknown key 'fusion.weights.lexcal'");
+                .contains(":" + lineOf(shipped, "    shingle_size: 5 ") + ": unknown key 'selection.near_duplicate.shingle_sise'");
         edit(file, shipped.replace("top_k: 10 ", "top_k: ten "), 4);
         assertThat(policy.watched().error()).contains(":" + lineOf(shipped, "top_k: 10 ") + ": key 'selection.top_k'")
                 .contains("must be a number");
