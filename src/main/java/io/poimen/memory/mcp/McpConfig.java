@@ -1,11 +1,14 @@
 package io.poimen.memory.mcp;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -24,7 +27,20 @@ public class McpConfig {
     /** Its own mapper: MCP messages are camelCase, unlike the hub's snake_case API. */
     @Bean
     McpJsonMapper mcpJsonMapper() {
-        return new JacksonMcpJsonMapper(new ObjectMapper());
+        // the transport writes a refused request's McpError as JSON: its message and JSON-RPC error only, never
+        // the stack trace or cause
+        return new JacksonMcpJsonMapper(new ObjectMapper().addMixIn(Throwable.class, ErrorWithoutTrace.class)
+                .addMixIn(McpError.class, McpErrorAsJsonRpc.class));
+    }
+
+    @JsonIgnoreProperties({"stackTrace", "cause", "suppressed", "localizedMessage"})
+    abstract static class ErrorWithoutTrace {
+    }
+
+    /** {@code {"error": {code, message}, "message": …}}, the JSON-RPC error's shape. */
+    abstract static class McpErrorAsJsonRpc {
+        @JsonProperty("error")
+        abstract McpSchema.JSONRPCResponse.JSONRPCError getJsonRpcError();
     }
 
     @Bean

@@ -273,8 +273,11 @@ class ProductionEndToEndTest {
                         Map.of("project", "poimen", "query", "how do I promote a helm release safely", "top_k", 3)));
                 assertThat(r.isError()).as(McpClients.text(r)).isFalse();
             }
-            WebElement event = visible(".agent-event[data-type='memory_retrieved']");
-            assertThat(event.getText()).contains("how do I promote a helm release safely");
+            // this search's own event (the log may hold other retrievals): the one naming its query
+            WebElement event = wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath(
+                    "//li[contains(@class,'agent-event') and @data-type='memory_retrieved']"
+                            + "[.//div[@class='q' and contains(., 'how do I promote a helm release safely')]]")));
+            assertThat(event.getText()).contains("how do I promote a helm release safely", "rock/");
             assertThat(event.findElements(By.cssSelector(".chunks li"))).isNotEmpty();
         }
 
@@ -324,7 +327,9 @@ class ProductionEndToEndTest {
             wait.until(d -> new Select(d.findElement(By.id("project-select"))).getOptions().size() > 1);
 
             browser.get(base() + "/#/note/projects/poimen/tools/kubectl.md");
-            // a reload starts a new page: memory is empty, so the user logs in again
+            // only the fragment changed, so that was no reload; a reload starts a new page: memory is empty, so
+            // the user logs in again
+            browser.navigate().refresh();
             visible("#login-button");
             assertThat(browser.findElement(By.id("auth-user")).isDisplayed()).isFalse();
         }

@@ -47,4 +47,15 @@ class HostileRequestsNoAuthTest extends HubWebTestBase {
             assertThat(new ObjectMapper().readTree(r.body()).path("error").asText()).as(path).isEqualTo("not_found");
         }
     }
+
+    @Test
+    void aRefusedMcpRequestTellsItsErrorWithoutAStackTrace() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isBetween(400, 499);
+        assertThat(r.body()).doesNotContain("stackTrace", "\tat ", "className");
+        assertThat(new ObjectMapper().readTree(r.body()).path("error").path("message").asText()).isNotBlank();
+    }
 }
