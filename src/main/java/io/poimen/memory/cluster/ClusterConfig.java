@@ -42,7 +42,10 @@ public class ClusterConfig {
         service.setLeaseResourceType(LeaseResourceType.Lease);
         service.setPodName(settings.nodeId());
         if (!podNamespace.isBlank()) {
+            // the Lease and the member pods live there; the client's own namespace setting is not applied when
+            // it auto-configures (in a pod, or from a kubeconfig), so the lock needs it as well
             service.setKubernetesNamespace(podNamespace);
+            service.setKubernetesResourcesNamespace(podNamespace);
         }
         service.setClusterLabels(Map.of("app.kubernetes.io/name", "poimen-memory", "app.kubernetes.io/component", "hub"));
         service.setLeaseDurationMillis(settings.lease().toMillis());
