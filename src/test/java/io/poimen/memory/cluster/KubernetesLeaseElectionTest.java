@@ -105,6 +105,8 @@ class KubernetesLeaseElectionTest {
         client.pods().inNamespace(K8S_NAMESPACE).withName(leader.localId()).delete();
         await().atMost(Duration.ofSeconds(15)).until(follower::isLeader);
         Duration takeOver = Duration.ofNanos(System.nanoTime() - t0);
+        System.out.printf("kubernetes lease take-over after the holder's pod went: %d ms (lease %d ms)%n",
+                takeOver.toMillis(), LEASE.toMillis());
 
         assertThat(takeOver).as("the issue's bound for a lost writer").isLessThan(Duration.ofSeconds(15));
         await().atMost(Duration.ofSeconds(5)).until(() -> leaseHolder().equals(Optional.of(follower.localId())));
