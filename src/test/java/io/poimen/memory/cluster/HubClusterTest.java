@@ -179,6 +179,30 @@ class HubClusterTest {
 
     @Test
     @Order(3)
+    void aReindexAskedOfAFollowerIsQueuedForTheWriterWhichRunsIt() throws Exception {
+        HubProcess follower = HUBS.stream().filter(h -> !cluster(h).path("leader").asBoolean()).findFirst().orElseThrow();
+        String followerId = cluster(follower).path("node_id").asText();
+        String writerId = cluster(leader()).path("node_id").asText();
+
+        HttpResponse<String> answer = follower.postJson("/memory/admin/reindex", "{}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+        JsonNode body = JSON.readTree(answer.body());
+        assertThat(body.path("status").asText()).isEqualTo("queued");
+        assertThat(body.path("request").asText()).isEqualTo("ingest");
+        Long id = jdbc.queryForObject("select max(id) from cluster_requests where kind = 'ingest' and origin = ?",
+                Long.class, followerId);
+        assertThat(id).as("the follower recorded the request").isNotNull();
+        awaitTrue(Duration.ofSeconds(30), () -> jdbc.queryForObject(
+                "select count(*) from cluster_requests where id = ? and done_at is not null", Integer.class, id) == 1,
+                "the writer ran the queued reindex");
+        assertThat(jdbc.queryForObject("select done_by from cluster_requests where id = ?", String.class, id))
+                .isEqualTo(writerId);
+        assertThat(jdbc.queryForObject("select error from cluster_requests where id = ?", String.class, id)).isNull();
+    }
+
+    @Test
+    @Order(4)
     void killingTheWriterInTheMiddleOfAnIngestLetsAnotherFinishItWithEqualCountsEverywhere() throws Exception {
         Map<String, String> notes = new LinkedHashMap<>();
         for (int i = 0; i < BULK_NOTES; i++) {
@@ -216,7 +240,7 @@ class HubClusterTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void withForgejoDownWhileTheWriterDiesTheDraftStillBecomesExactlyOnePullRequest() throws Exception {
         forgejoDown();
         HubProcess leader = leader();
