@@ -241,13 +241,13 @@ class FlowRecipesLiveReloadTest {
         return m.group(1);
     }
 
-    private static void edit(Path file, String what, String with) throws IOException {
+    static void edit(Path file, String what, String with) throws IOException {
         String text = Files.readString(file);
         assertThat(text).as(file + " holds the text the recipe changes").contains(what);
         write(file, text.replace(what, with));
     }
 
-    private static void write(Path file, String text) throws IOException {
+    static void write(Path file, String text) throws IOException {
         FileTime before = Files.exists(file) ? Files.getLastModifiedTime(file) : null;
         Files.writeString(file, text);
         if (Files.getLastModifiedTime(file).equals(before)) { // the policy watch compares modification times
@@ -255,7 +255,7 @@ class FlowRecipesLiveReloadTest {
         }
     }
 
-    private static Path tempCopy() {
+    static Path tempCopy() {
         try {
             Path dir = Files.createTempDirectory("poimen-flow-recipes");
             for (String sub : List.of("routes", "policies")) {
