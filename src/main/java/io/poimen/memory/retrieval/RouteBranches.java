@@ -17,6 +17,8 @@ import org.apache.camel.model.language.ConstantExpression;
  * names itself with {@code setProperty poimenBranch} as a constant; other targets are not branches.
  */
 public class RouteBranches {
+    private static final java.util.regex.Pattern SCHEME_SLASHES =
+            java.util.regex.Pattern.compile("^([a-zA-Z0-9+.-]+):/+");
 
     /** One wired branch and its position among the multicast's outputs (from 0, as the multicast counts them). */
     public record Wired(Branch branch, int position) {
@@ -63,7 +65,7 @@ public class RouteBranches {
     }
 
     private static String plain(String uri) {
-        return uri == null ? "" : uri.replaceFirst("^([a-zA-Z0-9+.-]+):/+", "$1:").trim();
+        return uri == null ? "" : SCHEME_SLASHES.matcher(uri).replaceFirst("$1:").trim();
     }
 
     private static Branch branchOf(RouteDefinition route) {

@@ -130,13 +130,33 @@ public class ShingleDeduplicator {
         long h = 0;
         boolean inWord = false;
         for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            i += Character.charCount(cp);
-            if (Character.isLetter(cp) || Character.isDigit(cp) || Character.getType(cp) == Character.LETTER_NUMBER
-                    || Character.getType(cp) == Character.OTHER_NUMBER) {
+            int cp = text.charAt(i);
+            if (cp < 0x80) { // ASCII: the same test and lower case as below, without the Unicode tables
+                i++;
+                boolean word = (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9');
+                if (cp >= 'A' && cp <= 'Z') {
+                    cp += 'a' - 'A';
+                    word = true;
+                }
+                if (word) {
+                    h = ((inWord ? h : 0xcbf29ce484222325L) ^ cp) * 0x100000001b3L;
+                    inWord = true;
+                    continue;
+                }
+            } else {
+                cp = text.codePointAt(i);
+                i += Character.charCount(cp);
+            }
+            if (cp >= 0x80 && (Character.isLetter(cp) || Character.isDigit(cp)
+                    || Character.getType(cp) == Character.LETTER_NUMBER
+                    || Character.getType(cp) == Character.OTHER_NUMBER)) {
                 h = (inWord ? h : 0xcbf29ce484222325L);
-                for (char c : Character.toChars(Character.toLowerCase(cp))) {
-                    h = (h ^ c) * 0x100000001b3L;
+                int lower = Character.toLowerCase(cp);
+                if (Character.isBmpCodePoint(lower)) {
+                    h = (h ^ lower) * 0x100000001b3L;
+                } else { // the UTF-16 pair, as the text holds it
+                    h = (h ^ Character.highSurrogate(lower)) * 0x100000001b3L;
+                    h = (h ^ Character.lowSurrogate(lower)) * 0x100000001b3L;
                 }
                 inWord = true;
             } else if (inWord) {
