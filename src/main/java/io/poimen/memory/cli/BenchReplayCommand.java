@@ -76,7 +76,7 @@ public class BenchReplayCommand implements Callable<Integer> {
             }
             for (String m : FusionMethods.names()) {
                 System.out.printf("%-18s %-12s %8.4f%n", d.name(), m,
-                        FusionReplay.ndcg10(d, FusionMethods.of(m, s.calibration()), s.fusion()));
+                        FusionReplay.ndcg10(d, FusionMethods.of(m, s.calibration(), s.gate()), s.fusion()));
             }
         }
         List<Params> grid = new ArrayList<>();

@@ -54,7 +54,7 @@ public class QueryFusion {
         }
         ctx.expected = List.copyOf(expected);
         ctx.fused = answered.isEmpty() ? List.of()
-                : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration())
+                : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration(), ctx.settings.gate())
                         .fuse(answered, ctx.settings.fusion());
         ctx.time("fusion", t0);
         ctx.mark();

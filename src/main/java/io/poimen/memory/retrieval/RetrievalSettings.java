@@ -14,7 +14,15 @@ import java.util.Map;
 public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                                 int candidatesPerBranch, int topK, int budgetTokens,
                                 int shingleSize, double jaccard,
-                                CalibratedFusion.Bonuses calibration, int minTokensForHybrid) {
+                                CalibratedFusion.Bonuses calibration, int minTokensForHybrid,
+                                AdaptiveFusion.Gate gate) {
+
+    public RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
+                             int candidatesPerBranch, int topK, int budgetTokens, int shingleSize, double jaccard,
+                             CalibratedFusion.Bonuses calibration, int minTokensForHybrid) {
+        this(fusion, keyTermBoost, categoryBoost, candidatesPerBranch, topK, budgetTokens, shingleSize, jaccard,
+                calibration, minTokensForHybrid, AdaptiveFusion.Gate.DEFAULTS);
+    }
 
     public RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                              int candidatesPerBranch, int topK, int budgetTokens, int shingleSize, double jaccard,
@@ -34,6 +42,7 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
         Map<String, Object> fusion = map(y, "fusion");
         Map<String, Object> weights = map(fusion, "weights");
         Map<String, Object> calibrated = map(fusion, "calibrated");
+        Map<String, Object> adaptive = map(fusion, "adaptive");
         Map<String, Object> thresholds = map(y, "thresholds");
         Map<String, Object> boosts = map(y, "boosts");
         Map<String, Object> selection = map(y, "selection");
@@ -50,7 +59,9 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
                 new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
                         num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated)),
-                (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()));
+                (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
+                new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
+                        num(adaptive, "power", d.gate().power())));
     }
 
     /** {@code defaults}, then one number per branch name under {@code key} (a branch a route adds, too). */

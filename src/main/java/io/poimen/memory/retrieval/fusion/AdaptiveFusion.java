@@ -4,12 +4,9 @@ import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.BranchResult;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -48,7 +45,6 @@ public class AdaptiveFusion implements FusionMethod {
 
     private final CalibratedFusion.Bonuses bonuses;
     private final Gate gate;
-    private final MinMaxNormalizer normalizer = new MinMaxNormalizer();
 
     public AdaptiveFusion() {
         this(CalibratedFusion.Bonuses.DEFAULTS, Gate.DEFAULTS);
@@ -71,7 +67,7 @@ public class AdaptiveFusion implements FusionMethod {
             if (byKey.put(key, r) != null) {
                 throw new IllegalArgumentException("branch " + key + " answered twice");
             }
-            List<Hit> hits = firstOccurrences(r.hits());
+            List<Hit> hits = CandidateAssembly.firstOccurrences(r.hits());
             if (r.answered() && !hits.isEmpty()) {
                 lists.put(key, hits);
             }
@@ -84,43 +80,17 @@ public class AdaptiveFusion implements FusionMethod {
         Map<String, Double> weights = new TreeMap<>();
         choices.forEach((b, c) -> weights.put(b, c.weight()));
         String why = AdaptiveWeights.explain(choices);
-        Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
-        Set<String> passed = new HashSet<>();
+        Map<Branch, List<Hit>> byBranch = new LinkedHashMap<>();
+        Map<Branch, Double> byBranchWeight = new LinkedHashMap<>();
         lists.forEach((key, hits) -> {
-            Branch b = byKey.get(key).branch();
-            double w = weights.get(key);
-            List<Hit> normalized = normalizer.normalize(hits);
-            for (int i = 0; i < hits.size(); i++) {
-                double n = normalized.get(i).score();
-                boolean above = n >= settings.minNormalized(b);
-                String id = hits.get(i).chunkId();
-                byChunk.computeIfAbsent(id, k -> new LinkedHashMap<>())
-                        .put(b, new BranchScore(hits.get(i).score(), n, i + 1, w, above ? w * n : 0));
-                if (above) {
-                    passed.add(id);
-                }
-            }
+            byBranch.put(byKey.get(key).branch(), hits);
+            byBranchWeight.put(byKey.get(key).branch(), weights.get(key));
         });
         List<FusedCandidate> out = new ArrayList<>();
-        byChunk.forEach((id, parts) -> {
-            if (passed.contains(id)) {
-                double sum = parts.values().stream().mapToDouble(BranchScore::contribution).sum();
-                out.add(new FusedCandidate(id, Math.min(1.0, sum), parts, NAME, weights, why));
-            }
-        });
-        out.sort(Comparator.comparingDouble(FusedCandidate::score).reversed().thenComparing(FusedCandidate::chunkId));
-        return out;
-    }
-
-    private static List<Hit> firstOccurrences(List<Hit> hits) {
-        Set<String> seen = new HashSet<>();
-        List<Hit> out = new ArrayList<>(hits.size());
-        for (Hit h : hits) {
-            if (h != null && h.chunkId() != null && seen.add(h.chunkId())) {
-                out.add(h);
-            }
-        }
-        return out;
+        CandidateAssembly.collect(byBranch, byBranchWeight, settings, (b, n, rank, w) -> w * n)
+                .forEach((id, parts) -> out.add(new FusedCandidate(id, Math.min(1.0, CandidateAssembly.sum(parts)),
+                        parts, NAME, weights, why)));
+        return CandidateAssembly.sorted(out);
     }
 
     @Override

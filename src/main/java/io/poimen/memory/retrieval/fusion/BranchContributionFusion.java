@@ -4,7 +4,6 @@ import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.Branch;
 import io.poimen.memory.retrieval.BranchResult;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +17,6 @@ import java.util.Set;
  * A chunk whose every branch score is below its threshold is dropped; a chunk kept by one branch only is kept.
  */
 abstract class BranchContributionFusion implements FusionMethod {
-    private final MinMaxNormalizer normalizer = new MinMaxNormalizer();
-
     /** What branch b adds for a hit with normalised score {@code normalized} at {@code rank}, weight w'_b. */
     protected abstract double contribution(double normalized, int rank, double weight, FusionSettings settings);
 
@@ -35,35 +32,13 @@ abstract class BranchContributionFusion implements FusionMethod {
         }
         List<BranchResult> answered = answered(results);
         Map<Branch, Double> weights = renormalisedWeights(answered, settings);
-        Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
-        Set<String> passed = new HashSet<>();
-        for (BranchResult r : answered) {
-            Branch b = r.branch();
-            List<Hit> hits = firstOccurrences(r.hits());
-            List<Hit> normalized = normalizer.normalize(hits);
-            for (int i = 0; i < hits.size(); i++) {
-                double n = normalized.get(i).score();
-                boolean above = n >= settings.minNormalized(b);
-                double w = weights.get(b);
-                double c = above ? contribution(n, i + 1, w, settings) : 0.0;
-                String id = hits.get(i).chunkId();
-                byChunk.computeIfAbsent(id, k -> new LinkedHashMap<>())
-                        .put(b, new BranchScore(hits.get(i).score(), n, i + 1, w, c));
-                if (above) {
-                    passed.add(id);
-                }
-            }
-        }
+        Map<Branch, List<Hit>> lists = new LinkedHashMap<>();
+        answered.forEach(r -> lists.put(r.branch(), CandidateAssembly.firstOccurrences(r.hits())));
         List<FusedCandidate> out = new ArrayList<>();
-        byChunk.forEach((id, parts) -> {
-            if (passed.contains(id)) {
-                double sum = parts.values().stream().mapToDouble(BranchScore::contribution).sum();
-                out.add(new FusedCandidate(id, finish(sum), parts, name()));
-            }
-        });
-        out.sort(Comparator.comparingDouble(FusedCandidate::score).reversed()
-                .thenComparing(FusedCandidate::chunkId));
-        return out;
+        CandidateAssembly.collect(lists, weights, settings, (b, n, rank, w) -> contribution(n, rank, w, settings))
+                .forEach((id, parts) -> out.add(new FusedCandidate(id, finish(CandidateAssembly.sum(parts)), parts,
+                        name())));
+        return CandidateAssembly.sorted(out);
     }
 
     private static List<BranchResult> answered(List<BranchResult> results) {
@@ -86,17 +61,6 @@ abstract class BranchContributionFusion implements FusionMethod {
         Map<Branch, Double> out = new LinkedHashMap<>();
         for (BranchResult r : answered) {
             out.put(r.branch(), total > 0 ? s.weight(r.branch()) / total : 1.0 / answered.size());
-        }
-        return out;
-    }
-
-    private static List<Hit> firstOccurrences(List<Hit> hits) {
-        Set<String> seen = new HashSet<>();
-        List<Hit> out = new ArrayList<>(hits.size());
-        for (Hit h : hits) {
-            if (h != null && h.chunkId() != null && seen.add(h.chunkId())) {
-                out.add(h);
-            }
         }
         return out;
     }

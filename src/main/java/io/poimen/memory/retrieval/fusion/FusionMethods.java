@@ -16,10 +16,15 @@ public final class FusionMethods {
     private FusionMethods() {
     }
 
-    /** The method by name; calibrated and adaptive with the given bonuses. */
+    /** The method by name; calibrated and adaptive with the given bonuses, adaptive with the default gate. */
     public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses) {
+        return of(name, bonuses, AdaptiveFusion.Gate.DEFAULTS);
+    }
+
+    /** The method by name; calibrated and adaptive with the given bonuses, adaptive with the given gate. */
+    public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses, AdaptiveFusion.Gate gate) {
         if (AdaptiveFusion.NAME.equals(name)) {
-            return new AdaptiveFusion(bonuses, AdaptiveFusion.Gate.DEFAULTS);
+            return new AdaptiveFusion(bonuses, gate);
         }
         return CalibratedFusion.NAME.equals(name) ? new CalibratedFusion(bonuses) : of(name);
     }

@@ -1,0 +1,76 @@
+package io.poimen.memory.retrieval.fusion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.poimen.memory.config.StrictYaml;
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.RetrievalSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The adaptive gate is set in policies/retrieval.yaml ({@code fusion.adaptive}), read strictly. */
+class AdaptiveGatePolicyTest {
+    @TempDir Path dir;
+
+    private static List<Hit> list(String prefix, int from, int n, double top, double step) {
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            hits.add(new Hit(prefix + (from + i), top - i * step));
+        }
+        return hits;
+    }
+
+    /** BM25 and TF-IDF agree on d0..d29; the semantic list shares a third of them, deep down. */
+    private static List<BranchResult> lists() {
+        List<Hit> semantic = list("s", 0, 20, 0.6, 0.01);
+        semantic.addAll(list("d", 0, 10, 0.39, 0.01));
+        return List.of(BranchResult.ok(Branch.LEXICAL, list("d", 0, 30, 30.0, 0.9), 1),
+                BranchResult.ok(Branch.TFIDF, list("d", 0, 30, 9.0, 0.2), 1),
+                BranchResult.ok(Branch.SEMANTIC, semantic, 1));
+    }
+
+    private RetrievalSettings load(String shipped, String replacement) throws Exception {
+        Path file = dir.resolve("retrieval.yaml");
+        Files.writeString(file, shipped.replace("    full_ratio: 0.4", replacement));
+        return StrictYaml.parse(file, RetrievalSettings::fromYaml);
+    }
+
+    private static double semanticWeight(RetrievalSettings s) {
+        FusionMethod m = FusionMethods.of(s.fusion().method(), s.calibration(), s.gate());
+        return m.fuse(lists(), s.fusion()).get(0).weights().get("semantic");
+    }
+
+    @Test
+    void movingTheFullRatioInThePolicyMovesTheWeights() throws Exception {
+        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
+        assertThat(shipped).contains("  adaptive:\n    full_ratio: 0.4\n");
+        RetrievalSettings gentle = load(shipped, "    full_ratio: 0.4");
+        RetrievalSettings hard = load(shipped, "    full_ratio: 1.0");
+        assertThat(gentle.gate().fullRatio()).isEqualTo(0.4);
+        assertThat(hard.gate().fullRatio()).isEqualTo(1.0);
+        assertThat(gentle.gate().power()).isEqualTo(hard.gate().power());
+        double wGentle = semanticWeight(gentle);
+        double wHard = semanticWeight(hard);
+        // a harder gate asks more agreement of the semantic list before it keeps its weight
+        assertThat(wHard).isLessThan(wGentle - 0.05);
+    }
+
+    @Test
+    void aBadGateValueOrKeyIsRejectedWithItsLineAndKey() throws Exception {
+        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
+        int line = (int) shipped.substring(0, shipped.indexOf("    full_ratio: 0.4")).lines().count() + 1;
+        assertThatThrownBy(() -> load(shipped, "    full_ratio: 1.5"))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining("full_ratio must be in (0, 1]");
+        assertThatThrownBy(() -> load(shipped, "    fullratio: 0.4"))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining(":" + line + ": unknown key 'fusion.adaptive.fullratio'");
+    }
+}
