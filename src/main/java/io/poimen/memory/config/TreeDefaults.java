@@ -19,15 +19,30 @@ import org.springframework.core.env.MapPropertySource;
  * {@code application.yaml} {@code ${poimen.x}} resolve from the Environment, which knows nothing of a record's
  * {@code @DefaultValue}. The defaults are read from the configuration metadata the build generates from those
  * annotations, and added as the last property source, so anything set anywhere wins. Durations are written as
- * milliseconds, the unit Camel's timer {@code period} and multicast {@code timeout} take.
+ * milliseconds, the unit Camel's timer {@code period} and multicast {@code timeout} take; a duration an operator
+ * set is offered in milliseconds too (first property source), since Camel reads an ISO-8601 {@code PT30S} as 0.
  */
 public class TreeDefaults implements EnvironmentPostProcessor, Ordered {
     public static final String SOURCE = "poimenDefaults";
+    public static final String DURATIONS = "poimenDurationsInMillis";
     static final String METADATA = "META-INF/spring-configuration-metadata.json";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         environment.getPropertySources().addLast(new MapPropertySource(SOURCE, Map.copyOf(defaults())));
+        Map<String, Object> millis = new TreeMap<>();
+        for (JsonNode p : metadata().path("properties")) {
+            String name = p.path("name").asText();
+            String value = environment.getProperty(name);
+            if (name.startsWith("poimen.") && value != null && "java.time.Duration".equals(p.path("type").asText())) {
+                try {
+                    millis.put(name, String.valueOf(DurationStyle.detectAndParse(value).toMillis()));
+                } catch (IllegalArgumentException e) {
+                    // left as written: binding the record stops the start with the key and the value
+                }
+            }
+        }
+        environment.getPropertySources().addFirst(new MapPropertySource(DURATIONS, Map.copyOf(millis)));
     }
 
     /** Every {@code poimen.*} key of the metadata that has a default, with that default as a placeholder sees it. */

@@ -72,7 +72,9 @@ class ConfigurationBindingTest {
             PoimenProperties p = ctx.getBean(PoimenProperties.class);
             assertThat(p.agents().streamTimeout()).isEqualTo(Duration.ofMinutes(45));
             assertThat(p.query().branchTimeoutMs()).isEqualTo(Duration.ofMillis(250));
-            assertThat(ctx.getEnvironment().getProperty("poimen.cluster.follow-period")).isEqualTo("1s");
+            // what a route's {{...}} sees: milliseconds, also for the ISO form Camel would read as 0
+            assertThat(ctx.getEnvironment().getProperty("poimen.cluster.follow-period")).isEqualTo("1000");
+            assertThat(ctx.getEnvironment().getProperty("poimen.agents.stream-timeout")).isEqualTo("2700000");
             assertThat(ctx.getEnvironment().getProperty("spring.datasource.url")).startsWith("jdbc:h2:file:/tmp/elsewhere/");
         }
     }
