@@ -1,11 +1,10 @@
 package io.poimen.memory.agents;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
-import java.time.Duration;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,10 +18,8 @@ public class AgentsConfig {
     }
 
     @Bean(destroyMethod = "close")
-    AgentStream agentStream(ObjectMapper json,
-                            @Value("${poimen.agents.stream-timeout:PT30M}") Duration timeout,
-                            @Value("${poimen.agents.heartbeat:PT15S}") Duration heartbeat) {
-        return new AgentStream(json, timeout, heartbeat);
+    AgentStream agentStream(ObjectMapper json, PoimenProperties props) {
+        return new AgentStream(json, props.agents().streamTimeout(), props.agents().heartbeat());
     }
 
     @Bean

@@ -61,7 +61,7 @@ public class ClusterConfig {
 
     @Bean
     Leadership leadership(CamelClusterService service, ClusterProperties settings, ClusterRequests requests,
-                          @Value("${poimen.git.enabled:false}") boolean gitEnabled) {
+                          @Value("${poimen.git.enabled}") boolean gitEnabled) {
         return new Leadership(service, settings.namespace(), requests, gitEnabled);
     }
 

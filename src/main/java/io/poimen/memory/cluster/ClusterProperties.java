@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code poimen.cluster.*}: which cluster service elects the writer, its namespace, and this
@@ -14,16 +15,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                or {@code kubernetes} (camel-kubernetes' Lease service)
  * @param lease   how long a leader holds the lease without renewing it: a dead leader is replaced after this
  * @param renew   how often the leader renews and the others try to take the lease
+ * @param namespace the lease (camel-master namespace) the writer-only routes run under
+ * @param nodeId  this replica's id in the lease and the change log (none: host-pid-random)
+ * @param followPeriod   how often every replica reads the change log
+ * @param requestsPeriod how often the writer reads the request table (syncs and reindexes asked for anywhere)
  */
 @ConfigurationProperties("poimen.cluster")
-public record ClusterProperties(String service, String namespace, String nodeId, Duration lease, Duration renew) {
+public record ClusterProperties(@DefaultValue("jdbc") String service, @DefaultValue("poimen-writer") String namespace,
+                                String nodeId, @DefaultValue("5s") Duration lease, @DefaultValue("1s") Duration renew,
+                                @DefaultValue("250ms") Duration followPeriod,
+                                @DefaultValue("250ms") Duration requestsPeriod) {
 
     public ClusterProperties {
-        service = service != null && !service.isBlank() ? service : "jdbc";
-        namespace = namespace != null && !namespace.isBlank() ? namespace : "poimen-writer";
         nodeId = nodeId != null && !nodeId.isBlank() ? nodeId : defaultNodeId();
-        lease = lease != null ? lease : Duration.ofSeconds(5);
-        renew = renew != null ? renew : Duration.ofSeconds(1);
         if (renew.compareTo(lease.dividedBy(2)) > 0) {
             throw new IllegalArgumentException("poimen.cluster.renew (" + renew + ") must be at most half of "
                     + "poimen.cluster.lease (" + lease + "), or a slow renewal loses the lease");

@@ -1,75 +1,160 @@
 package io.poimen.memory.config;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
-/** Settings under {@code poimen.*}; defaults are the embedded, no-external-service mode. */
+/**
+ * Settings under {@code poimen.*} (besides the sections of their own modules: {@code poimen.security}, {@code .ui},
+ * {@code .git}, {@code .forgejo}, {@code .webhook}, {@code .cluster}). Every default is the {@code @DefaultValue}
+ * here: the build writes them into the configuration metadata, and {@link TreeDefaults} offers them to
+ * {@code ${...}} and route {@code {{...}}} placeholders, so neither repeats them. Times are {@link Duration}s:
+ * {@code 250ms}, {@code 2s}, {@code 30m}, ISO-8601 {@code PT30M}, or a bare number of milliseconds.
+ *
+ * @param vault     the vault and its ingest
+ * @param data      local state
+ * @param vector    vector store
+ * @param lexical   BM25 store
+ * @param opensearch OpenSearch connection and index (lexical backend opensearch)
+ * @param embedding embedding model
+ * @param query     query route
+ * @param session   session-stable contexts
+ * @param agents    agent event stream
+ * @param audit     access decision audit
+ * @param retrieval in-process retrieval engines
+ * @param policies  policy files
+ * @param faults    fault injection (load and fault runs only)
+ * @param routesDir folder of the routes/*.camel.yaml files, read at start and watched for changes
+ */
+@Validated
 @ConfigurationProperties("poimen")
-public record PoimenProperties(Vault vault, Data data, Vector vector, Lexical lexical, OpenSearch opensearch,
-                               Embedding embedding) {
+public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue Data data,
+                               @DefaultValue Vector vector, @DefaultValue Lexical lexical,
+                               @DefaultValue @Valid OpenSearch opensearch, @DefaultValue @Valid Embedding embedding,
+                               @DefaultValue @Valid Query query, @DefaultValue @Valid Session session,
+                               @DefaultValue Agents agents, @DefaultValue Audit audit,
+                               @DefaultValue Retrieval retrieval, @DefaultValue Policies policies,
+                               @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir) {
 
-    public PoimenProperties {
-        vault = vault != null ? vault : new Vault(null, true, 5L * 1024 * 1024, 1000, 0);
-        data = data != null ? data : new Data(null);
-        vector = vector != null ? vector : new Vector("lucene", 384);
-        lexical = lexical != null ? lexical : new Lexical("lucene");
-        opensearch = opensearch != null ? opensearch : new OpenSearch("http://127.0.0.1:9200", "vault-chunks", null, null, 1, 0);
-        embedding = embedding != null ? embedding : new Embedding(32, null);
+    /**
+     * @param path             vault folder (a git clone when git sync is on)
+     * @param ingestOnStartup  ingest the vault (incrementally) when the hub starts
+     * @param maxFileBytes     larger files are skipped and reported; their previous version stays indexed
+     * @param filesPerBatch    notes parsed, embedded and committed together (larger: fewer index commits, more memory)
+     * @param maxChunksPerNote chunks indexed of one note at most; the rest is reported, not embedded
+     * @param bulkThreshold    a run changing at least this many notes loads pgvector without its HNSW index and
+     *                         builds it once at the end (0: never)
+     */
+    // files-per-batch: each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
+    // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
+    public record Vault(@DefaultValue("examples/vault") Path path, @DefaultValue("true") boolean ingestOnStartup,
+                        @DefaultValue("5242880") @Min(1) long maxFileBytes, @DefaultValue("1000") @Min(1) int filesPerBatch,
+                        @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold) {
     }
 
-    /** @param path vault folder; @param ingestOnStartup ingest it when the hub starts; @param filesPerBatch files parsed and embedded together */
-    /** @param maxChunksPerNote chunks indexed of one note at most; the rest is reported, not embedded */
-    public record Vault(Path path, boolean ingestOnStartup, long maxFileBytes, int filesPerBatch,
-                        int maxChunksPerNote) {
-        public Vault {
-            maxChunksPerNote = maxChunksPerNote > 0 ? maxChunksPerNote : 500;
-            path = path != null ? path : Path.of("examples/vault");
-            maxFileBytes = maxFileBytes > 0 ? maxFileBytes : 5L * 1024 * 1024;
-            // each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
-            // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
-            filesPerBatch = filesPerBatch > 0 ? filesPerBatch : 1000;
-        }
-    }
-
-    /** @param dir local state of the embedded mode (H2 file, Lucene indexes) */
-    public record Data(Path dir) {
-        public Data {
-            dir = dir != null ? dir : Path.of("data");
-        }
-    }
-
-    /** @param backend lucene (embedded) or pgvector */
-    public record Vector(String backend, int dimensions) {
-        public Vector {
-            backend = backend != null ? backend : "lucene";
-            dimensions = dimensions > 0 ? dimensions : 384;
-        }
-    }
-
-    /** @param backend lucene (embedded) or opensearch */
-    public record Lexical(String backend) {
-        public Lexical {
-            backend = backend != null ? backend : "lucene";
-        }
-    }
-
-    public record OpenSearch(String url, String index, String username, String password, int shards, int replicas) {
-        public OpenSearch {
-            url = url != null ? url : "http://127.0.0.1:9200";
-            index = index != null ? index : "vault-chunks";
-            shards = shards > 0 ? shards : 1;
-        }
+    /** @param dir local state of the embedded mode (H2 file, Lucene indexes, audit spool) */
+    public record Data(@DefaultValue("./data") Path dir) {
     }
 
     /**
-     * @param batchSize chunks per embedAll call
-     * @param model     {@link io.poimen.memory.index.EmbeddingModelChoice} id; a change re-embeds the vector store
+     * @param backend    lucene (embedded) or pgvector
+     * @param dimensions embedding size of the vector store
      */
-    public record Embedding(int batchSize, String model) {
-        public Embedding {
-            batchSize = batchSize > 0 ? batchSize : 32;
-            model = model != null && !model.isBlank() ? model
-                    : io.poimen.memory.index.EmbeddingModelChoice.defaultChoice().id();
-        }
+    public record Vector(@DefaultValue("lucene") String backend, @DefaultValue("384") int dimensions) {
+    }
+
+    /**
+     * @param backend lucene (embedded) or opensearch
+     * @param fuzzy   the Lucene BM25 branch also matches terms one or two edits away
+     */
+    public record Lexical(@DefaultValue("lucene") String backend, @DefaultValue("true") boolean fuzzy) {
+    }
+
+    /**
+     * @param url      OpenSearch endpoint; a comma-separated list names several nodes
+     * @param index    index name
+     * @param username basic auth user (none: no auth)
+     * @param password basic auth password
+     * @param shards   shards of a newly created index
+     * @param replicas replicas of a newly created index
+     * @param caBundle PEM bundle of the CA that signed the nodes' certificates, for an https URL
+     */
+    public record OpenSearch(@DefaultValue("http://127.0.0.1:9200") String url,
+                             @DefaultValue("vault-chunks") String index, String username, String password,
+                             @DefaultValue("1") @Min(1) int shards, @DefaultValue("0") @Min(0) int replicas,
+                             Path caBundle) {
+    }
+
+    /**
+     * @param batchSize chunks per embedding call
+     * @param model     in-process embedding model id (all-minilm-l6-v2-q or bge-small-en-v1.5-q; none: the
+     *                  built-in default model); a change re-embeds the vector store
+     */
+    public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model) {
+    }
+
+    /**
+     * @param branchTimeoutMs         per-branch timeout of the query multicast
+     * @param embeddingCoolDownMs     after the semantic branch fails, queries skip it this long
+     * @param storeCoolDownMs         after the note store fails, queries read chunk texts from OpenSearch this long
+     * @param embeddingCache          cache of query vectors
+     */
+    public record Query(@DefaultValue("2000ms") Duration branchTimeoutMs,
+                        @DefaultValue("30s") Duration embeddingCoolDownMs, @DefaultValue("10s") Duration storeCoolDownMs,
+                        @DefaultValue @Valid EmbeddingCache embeddingCache) {
+    }
+
+    /**
+     * @param maxSize query vectors kept
+     * @param ttl     how long a query vector is kept after it was computed
+     */
+    public record EmbeddingCache(@DefaultValue("10000") @Min(0) long maxSize, @DefaultValue("1h") Duration ttl) {
+    }
+
+    /**
+     * @param maxSessions  sessions kept in memory (least recently used go first)
+     * @param ttl          a session is forgotten this long after its last turn
+     * @param maxTokens    prompt tokens kept per session
+     * @param carryShare   share (0..1) of the token budget and top-k that chunks carried from the session's previous
+     *                     context may take
+     * @param statsFlushMs how often the per-project cache alignment counters are written to the database
+     */
+    public record Session(@DefaultValue("2000") @Min(1) int maxSessions, @DefaultValue("30m") Duration ttl,
+                          @DefaultValue("8192") @Min(1) int maxTokens,
+                          @DefaultValue("0.75") @DecimalMin("0") @DecimalMax("1") double carryShare,
+                          @DefaultValue("5s") Duration statsFlushMs) {
+    }
+
+    /**
+     * @param streamTimeout a live event stream is closed after this long (the client reconnects)
+     * @param heartbeat     comment line sent on an idle stream this often
+     */
+    public record Agents(@DefaultValue("30m") Duration streamTimeout, @DefaultValue("15s") Duration heartbeat) {
+    }
+
+    /** @param spoolReplayMs how often access decisions spooled while the database was down are written to it */
+    public record Audit(@DefaultValue("10s") Duration spoolReplayMs) {
+    }
+
+    /** @param tfidf the in-process TF-IDF branch */
+    public record Retrieval(@DefaultValue Tfidf tfidf) {
+    }
+
+    /** @param metadataWeight weight of a chunk's heading, tags and key terms against its body text */
+    public record Tfidf(@DefaultValue("3.0") double metadataWeight) {
+    }
+
+    /** @param dir folder of retrieval.yaml, default.yaml and roles.yaml; re-read on change */
+    public record Policies(@DefaultValue("policies") Path dir) {
+    }
+
+    /** @param embeddingFailureFile the embedding model fails while this file exists (fault runs only) */
+    public record Faults(Path embeddingFailureFile) {
     }
 }

@@ -17,7 +17,6 @@ import io.poimen.memory.retrieval.QueryFusion;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RouteBranches;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -26,14 +25,13 @@ import org.springframework.context.annotation.Configuration;
 public class RetrievalConfig {
 
     @Bean
-    Availability embeddingAvailability(@Value("${poimen.query.embedding-cool-down-ms:30000}") long coolDownMillis) {
-        return new Availability(coolDownMillis);
+    Availability embeddingAvailability(PoimenProperties props) {
+        return new Availability(props.query().embeddingCoolDownMs().toMillis());
     }
 
     @Bean
-    ChunkRows chunkRows(NoteStore notes, LexicalIndex lexical,
-                        @Value("${poimen.query.store-cool-down-ms:10000}") long coolDownMillis) {
-        return new ChunkRows(notes, lexical, new Availability(coolDownMillis));
+    ChunkRows chunkRows(NoteStore notes, LexicalIndex lexical, PoimenProperties props) {
+        return new ChunkRows(notes, lexical, new Availability(props.query().storeCoolDownMs().toMillis()));
     }
 
     @Bean
@@ -44,11 +42,10 @@ public class RetrievalConfig {
 
     /** Query vectors of the last hour; the key names the model so a model change never serves old vectors. */
     @Bean
-    QueryEmbeddingCache queryEmbeddingCache(EmbeddingModelChoice model,
-                                            @Value("${poimen.query.embedding-cache.max-size:10000}") long maxSize,
-                                            @Value("${poimen.query.embedding-cache.ttl:1h}") java.time.Duration ttl,
+    QueryEmbeddingCache queryEmbeddingCache(EmbeddingModelChoice model, PoimenProperties props,
                                             io.micrometer.core.instrument.MeterRegistry registry) {
-        return new QueryEmbeddingCache(model.id(), maxSize, ttl, registry);
+        PoimenProperties.EmbeddingCache cache = props.query().embeddingCache();
+        return new QueryEmbeddingCache(model.id(), cache.maxSize(), cache.ttl(), registry);
     }
 
     @Bean

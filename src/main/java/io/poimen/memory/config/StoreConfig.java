@@ -33,7 +33,6 @@ import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.rest_client.RestClientTransport;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -46,15 +45,16 @@ public class StoreConfig {
 
     @Bean
     EmbeddingModelChoice embeddingModelChoice(PoimenProperties props) {
-        return EmbeddingModelChoice.of(props.embedding().model());
+        String model = props.embedding().model();
+        return model == null || model.isBlank() ? EmbeddingModelChoice.defaultChoice() : EmbeddingModelChoice.of(model);
     }
 
     @Bean
-    EmbeddingModel embeddingModel(EmbeddingModelChoice choice,
-                                  @Value("${poimen.faults.embedding-failure-file:}") String failureFile) {
+    EmbeddingModel embeddingModel(EmbeddingModelChoice choice, PoimenProperties props) {
+        Path failureFile = props.faults().embeddingFailureFile();
         EmbeddingModel model = choice.load();
         model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
-        return failureFile.isBlank() ? model : new FaultInjectedEmbeddingModel(model, Path.of(failureFile));
+        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
     }
 
     @Bean
@@ -82,17 +82,15 @@ public class StoreConfig {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "lucene", matchIfMissing = true)
-    LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props,
-                                          @Value("${poimen.lexical.fuzzy:true}") boolean fuzzy) {
-        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"), fuzzy);
+    LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props) {
+        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"), props.lexical().fuzzy());
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
-    RestClient openSearchRestClient(PoimenProperties props,
-                                    @Value("${poimen.opensearch.ca-bundle:}") String caBundle) {
+    RestClient openSearchRestClient(PoimenProperties props) {
         return OpenSearchRestClients.create(props.opensearch().url(), props.opensearch().username(),
-                props.opensearch().password(), caBundle.isBlank() ? null : Path.of(caBundle));
+                props.opensearch().password(), props.opensearch().caBundle());
     }
 
     @Bean
@@ -115,15 +113,14 @@ public class StoreConfig {
     }
 
     @Bean
-    BulkReindex bulkReindex(VectorIndex vectors, @Value("${poimen.vault.bulk-threshold:5000}") int threshold) {
-        return new BulkReindex(vectors, threshold);
+    BulkReindex bulkReindex(VectorIndex vectors, PoimenProperties props) {
+        return new BulkReindex(vectors, props.vault().bulkThreshold());
     }
 
     @Bean
     VectorModelCheck vectorModelCheck(VectorIndex vectors, NoteStore notes, ChunkEmbedder embedder,
-                                      Leadership leadership,
-                                      @Value("${poimen.vault.bulk-threshold:5000}") int bulkThreshold) {
-        return new VectorModelCheck(vectors, notes, embedder, leadership, bulkThreshold);
+                                      Leadership leadership, PoimenProperties props) {
+        return new VectorModelCheck(vectors, notes, embedder, leadership, props.vault().bulkThreshold());
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.poimen.memory.grc;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code poimen.forgejo.*}: the Forgejo (Gitea-compatible) API that holds the vault's pull requests.
@@ -14,11 +15,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param delivery how drafts are retried
  */
 @ConfigurationProperties("poimen.forgejo")
-public record ForgejoProperties(String url, String token, String owner, String repo, Duration timeout,
-                                Delivery delivery) {
+public record ForgejoProperties(String url, String token, String owner, String repo, @DefaultValue("10s") Duration timeout,
+                                @DefaultValue Delivery delivery) {
     public ForgejoProperties {
-        timeout = timeout != null ? timeout : Duration.ofSeconds(10);
-        delivery = delivery != null ? delivery : new Delivery(null, null, null, 0);
         url = url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
@@ -34,14 +33,14 @@ public record ForgejoProperties(String url, String token, String owner, String r
      * @param backoffMax        longest wait between attempts
      * @param deliveringTimeout a draft claimed this long ago without an outcome (the hub died) is claimed again
      * @param maxAttempts       attempts before giving up
+     * @param redeliveries      immediate retries of a failed Forgejo call within one attempt
+     * @param redeliveryDelay   wait between those retries
+     * @param retryPeriod       how often the writer looks for drafts due for another attempt
      */
-    public record Delivery(Duration backoffBase, Duration backoffMax, Duration deliveringTimeout, int maxAttempts) {
-        public Delivery {
-            backoffBase = backoffBase != null ? backoffBase : Duration.ofSeconds(30);
-            backoffMax = backoffMax != null ? backoffMax : Duration.ofMinutes(30);
-            deliveringTimeout = deliveringTimeout != null ? deliveringTimeout : Duration.ofMinutes(5);
-            maxAttempts = maxAttempts > 0 ? maxAttempts : 50;
-        }
+    public record Delivery(@DefaultValue("30s") Duration backoffBase, @DefaultValue("30m") Duration backoffMax,
+                           @DefaultValue("5m") Duration deliveringTimeout, @DefaultValue("50") int maxAttempts,
+                           @DefaultValue("2") int redeliveries, @DefaultValue("500ms") Duration redeliveryDelay,
+                           @DefaultValue("15s") Duration retryPeriod) {
 
         /** Wait before the attempt after {@code attempts} failed ones. */
         public Duration backoff(int attempts) {

@@ -3,6 +3,7 @@ package io.poimen.memory.grc;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code poimen.git.*}: the vault's git remote (the Forgejo repository) and how the hub follows it.
@@ -18,15 +19,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param noreplyDomain mail domain of author addresses for callers whose token carries no e-mail
  */
 @ConfigurationProperties("poimen.git")
-public record GitProperties(boolean enabled, String remote, String branch, Duration pollPeriod, Duration initialDelay,
-                            String username, String token, Path draftsDir, String noreplyDomain) {
+public record GitProperties(@DefaultValue("false") boolean enabled, String remote, @DefaultValue("main") String branch,
+                            @DefaultValue("30s") Duration pollPeriod, @DefaultValue("5s") Duration initialDelay,
+                            @DefaultValue("poimen") String username, String token, Path draftsDir,
+                            @DefaultValue("users.noreply.poimen") String noreplyDomain) {
     public GitProperties {
-        branch = branch == null || branch.isBlank() ? "main" : branch;
-        pollPeriod = pollPeriod != null ? pollPeriod : Duration.ofSeconds(30);
-        initialDelay = initialDelay != null ? initialDelay : Duration.ofSeconds(5);
-        username = username == null || username.isBlank() ? "poimen" : username;
         draftsDir = draftsDir != null ? draftsDir : Path.of("data/grc/drafts.git");
-        noreplyDomain = noreplyDomain == null || noreplyDomain.isBlank() ? "users.noreply.poimen" : noreplyDomain;
     }
 
     public boolean hasRemote() {

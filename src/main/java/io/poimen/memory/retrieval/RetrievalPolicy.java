@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 public class RetrievalPolicy {
     private final WatchedYamlFile<RetrievalSettings> file;
 
-    public RetrievalPolicy(@Value("${poimen.policies.dir:policies}") Path policiesDir) {
+    public RetrievalPolicy(@Value("${poimen.policies.dir}") Path policiesDir) {
         this.file = new WatchedYamlFile<>(policiesDir.resolve("retrieval.yaml"), RetrievalSettings::fromYaml,
                 RetrievalSettings.defaults());
     }

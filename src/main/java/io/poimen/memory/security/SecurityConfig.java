@@ -5,7 +5,6 @@ import io.poimen.memory.retrieval.Availability;
 import io.poimen.memory.web.ContentSecurityPolicy;
 import io.poimen.memory.web.UiSettings;
 import jakarta.servlet.DispatcherType;
-import java.nio.file.Path;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.spring.boot.CamelContextConfiguration;
@@ -50,8 +49,8 @@ public class SecurityConfig {
     }
 
     @Bean
-    RolePolicy rolePolicy(@Value("${poimen.policies.dir:policies}") Path policiesDir) {
-        return new RolePolicy(policiesDir);
+    RolePolicy rolePolicy(PoimenProperties props) {
+        return new RolePolicy(props.policies().dir());
     }
 
     @Bean
@@ -60,16 +59,14 @@ public class SecurityConfig {
     }
 
     @Bean
-    RbacEngine rbacEngine(PoimenProperties props, @Value("${poimen.policies.dir:policies}") Path policiesDir,
-                          RolePolicy roles) {
-        return new RbacEngine(new PolicyStore(props.vault().path(), policiesDir), roles);
+    RbacEngine rbacEngine(PoimenProperties props, RolePolicy roles) {
+        return new RbacEngine(new PolicyStore(props.vault().path(), props.policies().dir()), roles);
     }
 
     @Bean
-    AuditLog auditLog(ProducerTemplate producer, PoimenProperties props,
-                      @Value("${poimen.query.store-cool-down-ms:10000}") long coolDownMillis) {
+    AuditLog auditLog(ProducerTemplate producer, PoimenProperties props) {
         return new AuditLog(producer, new AuditSpool(props.data().dir().resolve("audit-spool.jsonl")),
-                new Availability(coolDownMillis));
+                new Availability(props.query().storeCoolDownMs().toMillis()));
     }
 
     @Bean

@@ -30,7 +30,7 @@ public class NoteParser {
     private final long maxBytes;
 
     public NoteParser(FrontMatterParser frontMatter, WikiLinkParser links, MarkdownChunker chunker,
-                      @Value("${poimen.vault.max-file-bytes:5242880}") long maxBytes) {
+                      @Value("${poimen.vault.max-file-bytes}") long maxBytes) {
         this.frontMatter = frontMatter;
         this.links = links;
         this.chunker = chunker;

@@ -40,7 +40,8 @@ class JdbcLeaseClusterServiceTest {
     }
 
     private static JdbcLeaseClusterService service(String id) {
-        return new JdbcLeaseClusterService(new LeaseTable(DB), new ClusterProperties(null, "ns", id, LEASE, RENEW));
+        return new JdbcLeaseClusterService(new LeaseTable(DB), new ClusterProperties("jdbc", "ns", id, LEASE, RENEW,
+                Duration.ofMillis(250), Duration.ofMillis(250)));
     }
 
     @Test

@@ -19,7 +19,8 @@ public final class LeaseNode {
         HikariDataSource db = new HikariDataSource();
         db.setJdbcUrl(args[0]);
         db.setMaximumPoolSize(2);
-        ClusterProperties settings = new ClusterProperties(null, null, null, Duration.ofSeconds(5), Duration.ofSeconds(1));
+        ClusterProperties settings = new ClusterProperties("jdbc", "poimen-writer", null, Duration.ofSeconds(5),
+                Duration.ofSeconds(1), Duration.ofMillis(250), Duration.ofMillis(250));
         JdbcLeaseClusterService service = new JdbcLeaseClusterService(new LeaseTable(db), settings);
         DefaultCamelContext camel = new DefaultCamelContext();
         camel.addService(service);

@@ -89,7 +89,7 @@ class GrcUnitsTest {
     @Test
     void backoffDoublesUpToTheMaximum() {
         ForgejoProperties.Delivery d = new ForgejoProperties.Delivery(Duration.ofSeconds(30), Duration.ofMinutes(5),
-                null, 0);
+                Duration.ofMinutes(5), 50, 2, Duration.ofMillis(500), Duration.ofSeconds(15));
         assertThat(d.backoff(1)).isEqualTo(Duration.ofSeconds(30));
         assertThat(d.backoff(2)).isEqualTo(Duration.ofSeconds(60));
         assertThat(d.backoff(4)).isEqualTo(Duration.ofSeconds(240));

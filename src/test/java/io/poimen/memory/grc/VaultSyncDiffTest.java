@@ -7,6 +7,7 @@ import io.poimen.memory.index.ingest.VaultChanges;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
@@ -34,7 +35,8 @@ class VaultSyncDiffTest {
         Git mate = Git.init().setInitialBranch("main").setDirectory(other.toFile()).call();
         mate.remoteAdd().setName("origin").setUri(new org.eclipse.jgit.transport.URIish(remote.toString())).call();
         commit(mate, "a.md", "one");
-        GitProperties props = new GitProperties(true, remote.toString(), "main", null, null, null, null, null, null);
+        GitProperties props = new GitProperties(true, remote.toString(), "main", Duration.ofSeconds(30),
+                Duration.ofSeconds(5), "poimen", null, null, "users.noreply.poimen");
         VaultGit vault = new VaultGit(dir.resolve("vault"), props, null);
         vault.prepare();
         VaultSync sync = new VaultSync(vault, props, null, null, Clock.systemUTC());

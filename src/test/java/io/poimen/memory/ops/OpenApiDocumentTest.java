@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +43,37 @@ class OpenApiDocumentTest {
         assertThat(doc.path("paths").has("/memory/query")).as("paths: %s", doc.path("paths")).isTrue();
         assertThat(doc.path("paths").path("/memory/query").has("post")).isTrue();
         assertThat(doc.path("paths").path("/memory/admin/reindex").has("post")).isTrue();
+    }
+
+    /**
+     * docs/api.md lists every operation ({@code METHOD path}) of the served document and no REST operation that
+     * the hub does not serve; what is not a REST route (actuator, {@code /mcp}, the document itself, the event stream) is exempt.
+     */
+    @Test
+    void apiDocListsEveryOperationOfTheDocumentAndNoOther() throws Exception {
+        JsonNode doc = new ObjectMapper().readTree(http.getForEntity("/memory/openapi.json", String.class).getBody());
+        Set<String> served = new TreeSet<>();
+        doc.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames()
+                .forEachRemaining(verb -> served.add(verb.toUpperCase(java.util.Locale.ROOT) + " " + path.getKey())));
+        assertThat(served).as("operations of /memory/openapi.json").hasSizeGreaterThan(10);
+
+        Set<String> documented = new TreeSet<>();
+        Matcher m = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^\\s`?]*)").matcher(Files.readString(Path.of("docs/api.md")));
+        while (m.find()) {
+            String path = m.group(2);
+            // not REST routes: actuator, MCP, the document itself, and the event stream (Server-Sent Events from a
+            // Spring MVC controller, AgentStreamController)
+            if (!path.startsWith("/actuator") && !Set.of("/mcp", "/memory/openapi.json", "/memory/agents/stream")
+                    .contains(path)) {
+                documented.add(m.group(1) + " " + path);
+            }
+        }
+        Set<String> undocumented = new TreeSet<>(served);
+        undocumented.removeAll(documented);
+        Set<String> stale = new TreeSet<>(documented);
+        stale.removeAll(served);
+        assertThat(undocumented).as("served operations docs/api.md does not list").isEmpty();
+        assertThat(stale).as("operations docs/api.md lists that the hub does not serve").isEmpty();
     }
 
     @Test

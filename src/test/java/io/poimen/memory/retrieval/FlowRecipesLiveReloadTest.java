@@ -177,7 +177,7 @@ class FlowRecipesLiveReloadTest {
     void changeATimeout() throws Exception {
         addPinnedBranch();
         PINNED_DELAY_MS.set(3000);
-        String line = "            timeout: \"{{poimen.query.branch-timeout-ms:2000}}\"\n";
+        String line = "            timeout: \"{{poimen.query.branch-timeout-ms}}\"\n";
         edit(QUERY, line, recipe("change-timeout"));
         // no query in flight while the route reloads: one would fail when the old multicast's pool stops
         await().atMost(Duration.ofSeconds(60)).until(() -> "1000".equals(multicastTimeout()) && queryRouteStarted());

@@ -38,7 +38,7 @@ public class TfIdfIndex {
     private final InvertedIndex index = new InvertedIndex();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
-    public TfIdfIndex(@Value("${poimen.retrieval.tfidf.metadata-weight:3.0}") double metadataWeight) {
+    public TfIdfIndex(@Value("${poimen.retrieval.tfidf.metadata-weight}") double metadataWeight) {
         if (!(metadataWeight >= 0) || Double.isInfinite(metadataWeight)) {
             throw new IllegalArgumentException("metadata weight must be a finite number >= 0, was " + metadataWeight);
         }

@@ -1,12 +1,11 @@
 package io.poimen.memory.retrieval.session;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
 import java.time.Clock;
-import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -22,10 +21,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class SessionConfig {
 
     @Bean
-    SessionContexts sessionContexts(@Value("${poimen.session.max-sessions:2000}") int maxSessions,
-                                    @Value("${poimen.session.ttl:30m}") Duration ttl,
-                                    @Value("${poimen.session.max-tokens:8192}") int maxTokens) {
-        return new SessionContexts(maxSessions, ttl, maxTokens, Clock.systemUTC());
+    SessionContexts sessionContexts(PoimenProperties props) {
+        PoimenProperties.Session s = props.session();
+        return new SessionContexts(s.maxSessions(), s.ttl(), s.maxTokens(), Clock.systemUTC());
     }
 
     @Bean
@@ -35,9 +33,8 @@ public class SessionConfig {
 
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                                          ProjectCacheStats stats,
-                                          @Value("${poimen.session.carry-share:0.75}") double carryShare) {
-        return new SessionContextStep(sessions, callers, tokens, stats, carryShare);
+                                          ProjectCacheStats stats, PoimenProperties props) {
+        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare());
     }
 
     @Bean
