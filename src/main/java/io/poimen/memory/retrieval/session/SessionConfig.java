@@ -1,6 +1,7 @@
 package io.poimen.memory.retrieval.session;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
@@ -36,8 +37,9 @@ public class SessionConfig {
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
                                           ProjectCacheStats stats,
-                                          @Value("${poimen.session.carry-share:0.75}") double carryShare) {
-        return new SessionContextStep(sessions, callers, tokens, stats, carryShare);
+                                          @Value("${poimen.session.carry-share:0.75}") double carryShare,
+                                          QueryPipeline pipeline) {
+        return new SessionContextStep(sessions, callers, tokens, stats, carryShare, pipeline);
     }
 
     @Bean
