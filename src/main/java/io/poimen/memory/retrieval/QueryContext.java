@@ -45,8 +45,6 @@ public final class QueryContext {
     public List<FusedCandidate> fused = new ArrayList<>();
     /** The distinct candidates the token budget chose from, best first (set by selection; session contexts). */
     public List<io.poimen.memory.retrieval.select.SelectionItem> selectable = List.of();
-    /** The in-scope candidates of the fused list selection started from (before near-duplicate removal). */
-    public List<io.poimen.memory.retrieval.select.SelectionItem> candidatePool = List.of();
     /** Chunk rows already read during this query, so a later step does not read them again. */
     final Map<String, Chunk> chunkRows = new ConcurrentHashMap<>();
 

@@ -18,7 +18,9 @@ import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.web.ApiException;
 import io.poimen.memory.web.StrictJson;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,29 +99,24 @@ public class QueryPipeline {
         long t0 = System.nanoTime();
         ctx.time("result_access", ctx.mark); // the filter of readable results ran between fusion and here
         RetrievalSettings s = ctx.settings;
-        List<FusedCandidate> pool = ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * s.topK())));
+        List<FusedCandidate> pool = pool(ctx);
         // twice top-k distinct chunks leave the budget room to back-fill; rows are read best first, a batch of
-        // that size at a time, until the deduplication keeps enough: most of the pool is never read. A session
-        // turn reads the whole pool: its context may carry any still-relevant candidate
+        // that size at a time, until the deduplication keeps enough: most of the pool is never read
         int wanted = 2 * s.topK();
-        boolean wholePool = ctx.request.sessionId() != null;
         ShingleDeduplicator dedup = new ShingleDeduplicator(s.shingleSize(), s.jaccard());
         Map<String, Chunk> chunks = new HashMap<>();
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
         List<SelectionItem> distinct = List.of();
-        for (int from = 0; from < pool.size() && (wholePool || distinct.size() < wanted); from += wanted) {
+        for (int from = 0; from < pool.size() && distinct.size() < wanted; from += wanted) {
             List<FusedCandidate> batch = pool.subList(from, Math.min(pool.size(), from + wanted));
             chunks.putAll(ctx.chunks(batch.stream().map(FusedCandidate::chunkId).toList(), rows));
             for (FusedCandidate c : batch) {
-                Chunk chunk = chunks.get(c.chunkId());
-                if (chunk == null || !ctx.scope.contains(chunk.path())
-                        || !chunk.tags().containsAll(ctx.scope.tags())) {
-                    continue;
+                SelectionItem item = item(ctx, c, chunks.get(c.chunkId()));
+                if (item != null) {
+                    byId.put(c.chunkId(), c);
+                    items.add(item);
                 }
-                byId.put(c.chunkId(), c);
-                items.add(new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
-                        chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category()));
             }
             distinct = dedup.deduplicate(items, wanted).kept();
         }
@@ -127,7 +124,6 @@ public class QueryPipeline {
         // the boosts were applied to the TF-IDF branch's scores; here they are only reported
         MetadataBooster booster = BranchSearches.booster(s);
         ctx.selectable = distinct;
-        ctx.candidatePool = items;
         List<QueryResponse.Result> results = selection.selected().stream()
                 .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), booster.boost(ctx.query, i),
                         ctx.settings.fusion()))
@@ -138,6 +134,39 @@ public class QueryPipeline {
         return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
                 List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
                 new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);
+    }
+
+    /**
+     * The candidates among {@code ids} that selection could have picked in this query: in its pool of fused
+     * candidates, in scope and carrying the query's tags. Reads only the rows of those ids not read yet, so a
+     * session turn asks for its previous context's chunks and selection stays lazy.
+     */
+    public List<SelectionItem> candidatesAmong(QueryContext ctx, Collection<String> ids) {
+        Set<String> wanted = new HashSet<>(ids);
+        List<FusedCandidate> asked = pool(ctx).stream().filter(c -> wanted.contains(c.chunkId())).toList();
+        Map<String, Chunk> chunks = ctx.chunks(asked.stream().map(FusedCandidate::chunkId).toList(), rows);
+        List<SelectionItem> out = new ArrayList<>();
+        for (FusedCandidate c : asked) {
+            SelectionItem item = item(ctx, c, chunks.get(c.chunkId()));
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        return out;
+    }
+
+    /** The fused candidates selection starts from, best first. */
+    private static List<FusedCandidate> pool(QueryContext ctx) {
+        return ctx.fused.subList(0, Math.min(ctx.fused.size(), Math.max(50, 3 * ctx.settings.topK())));
+    }
+
+    /** The candidate as a selection item, or null when its row is gone, it is out of scope or lacks a tag. */
+    private static SelectionItem item(QueryContext ctx, FusedCandidate c, Chunk chunk) {
+        if (chunk == null || !ctx.scope.contains(chunk.path()) || !chunk.tags().containsAll(ctx.scope.tags())) {
+            return null;
+        }
+        return new SelectionItem(c.chunkId(), chunk.path(), chunk.ordinal(), c.score(), chunk.tokens(),
+                chunk.text(), chunk.metadata().keyTerms(), chunk.metadata().category());
     }
 
     private static QueryResponse.Result result(SelectionItem item, Chunk chunk, FusedCandidate fused,

@@ -2,6 +2,7 @@ package io.poimen.memory.retrieval.session;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
@@ -33,8 +34,8 @@ public class SessionConfig {
 
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                                          ProjectCacheStats stats, PoimenProperties props) {
-        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare());
+                                          ProjectCacheStats stats, PoimenProperties props, QueryPipeline pipeline) {
+        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(), pipeline);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.poimen.memory.retrieval.session;
 
 import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.QueryResponse;
 import io.poimen.memory.retrieval.select.ContextPrompt;
 import io.poimen.memory.retrieval.select.SessionContexts;
@@ -34,13 +35,15 @@ public class SessionContextStep {
     private final TokenCounter tokens;
     private final ProjectCacheStats stats;
     private final double carryShare;
+    private final QueryPipeline pipeline;
 
     public SessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                              ProjectCacheStats stats, double carryShare) {
+                              ProjectCacheStats stats, double carryShare, QueryPipeline pipeline) {
         if (carryShare < 0 || carryShare > 1) {
             throw new IllegalArgumentException("poimen.session.carry-share must be within 0..1, got " + carryShare);
         }
         this.carryShare = carryShare;
+        this.pipeline = pipeline;
         this.sessions = sessions;
         this.callers = callers;
         this.tokens = tokens;
@@ -94,7 +97,8 @@ public class SessionContextStep {
             previous = sessions.previous(key);
             List<String> before = previous == null ? List.of() : previous.chunkIds();
             if (carryShare > 0 && !before.isEmpty()) {
-                SessionSelection.Result carried = SessionSelection.select(before, ctx.candidatePool, ctx.selectable,
+                SessionSelection.Result carried = SessionSelection.select(before,
+                        pipeline.candidatesAmong(ctx, before), ctx.selectable,
                         ctx.settings.topK(), ctx.settings.budgetTokens(), carryShare);
                 order = carried.ordered().stream().map(SelectionItem::chunkId).toList();
                 tokensUsed = carried.tokensUsed();
