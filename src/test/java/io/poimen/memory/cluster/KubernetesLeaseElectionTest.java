@@ -134,7 +134,8 @@ class KubernetesLeaseElectionTest {
     }
 
     private static ClusterProperties settings(String podName) {
-        return new ClusterProperties("kubernetes", "poimen-writer", podName, LEASE, RENEW);
+        return new ClusterProperties("kubernetes", "poimen-writer", podName, LEASE, RENEW, Duration.ofMillis(250),
+                Duration.ofMillis(250));
     }
 
     /**
