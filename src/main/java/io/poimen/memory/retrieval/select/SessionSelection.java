@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Selection for a session turn that carries the previous context forward: the leading run of the previous context
- * whose chunks are still candidates of this query (in the pool of fused candidates selection starts from, so in scope, readable
+ * Selection for a session turn that carries the previous context forward: the chunks of the previous context that
+ * are still candidates of this query (in the pool of fused candidates selection starts from, so in scope, readable
  * now and among the best-scored for this question) keep their order at the front, up to {@code carryShare} of the
  * token budget and of top-k; the rest of the budget goes to the best-scored distinct candidates, as in
  * {@link TokenBudgetSelector}.
@@ -45,17 +45,13 @@ public final class SessionSelection {
         long used = 0;
         for (String id : previous) {
             SelectionItem item = byId.get(id);
-            if (taken.contains(id)) {
+            if (item == null || out.size() >= carrySlots) {
                 continue;
             }
-            // the carried run ends at the first chunk that cannot stay: the cached prefix ends there, so a chunk
-            // carried after it would only take room from the new question's best candidates
-            if (item == null || out.size() >= carrySlots || used + item.tokens() > carryTokens) {
-                break;
+            if (used + item.tokens() <= carryTokens && taken.add(id)) {
+                out.add(item);
+                used += item.tokens();
             }
-            taken.add(id);
-            out.add(item);
-            used += item.tokens();
         }
         List<SelectionItem> rest = new ArrayList<>(candidates);
         rest.sort(SelectionItem::byScoreDesc);

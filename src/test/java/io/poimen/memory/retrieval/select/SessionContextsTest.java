@@ -98,15 +98,11 @@ class SessionContextsTest {
         List<SelectionItem> pool = List.of(b, d, e, c, a);
         List<SelectionItem> distinct = List.of(b, d, e, c);
         // x.md#0 is no longer a candidate (out of scope, unreadable or irrelevant now): never carried
-        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "c.md#0", "x.md#0", "e.md#0"), pool,
+        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "x.md#0", "c.md#0", "e.md#0"), pool,
                 distinct, 4, 400, 0.5);
         assertThat(r.ordered()).extracting(SelectionItem::chunkId)
                 .containsExactly("a.md#0", "c.md#0", "b.md#0", "d.md#0");
         assertThat(r.tokensUsed()).isEqualTo(400);
-        // the cached prefix ends at x.md#0, so the carried run ends there too: the room goes to the best-scored
-        assertThat(SessionSelection.select(List.of("a.md#0", "x.md#0", "c.md#0", "e.md#0"), pool, distinct, 4, 400,
-                0.5).ordered()).extracting(SelectionItem::chunkId)
-                .containsExactly("a.md#0", "b.md#0", "d.md#0", "e.md#0");
         // no share: the plain best-first selection
         assertThat(SessionSelection.select(List.of("a.md#0"), pool, distinct, 2, 400, 0).ordered())
                 .extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0");
