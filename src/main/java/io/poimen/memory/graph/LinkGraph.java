@@ -32,6 +32,7 @@ public final class LinkGraph {
     private final List<WikiLink> unresolved;
     private final List<String> projects;
     private final Map<String, Set<String>> scopeCache = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> projectNotesCache = new ConcurrentHashMap<>();
 
     private LinkGraph(Collection<String> notePaths, List<WikiLink> links) {
         this.notes = Collections.unmodifiableSet(new TreeSet<>(notePaths));
@@ -110,6 +111,13 @@ public final class LinkGraph {
             List<String> own = notes.stream().filter(n -> p.equals(VaultPaths.projectOf(n))).toList();
             return traverse(own, to -> VaultPaths.isShared(to) || p.equals(VaultPaths.projectOf(to)));
         });
+    }
+
+    /** The notes under {@code projects/<project>/} (the same set instance until the graph is rebuilt). */
+    public Set<String> projectNotes(String project) {
+        Objects.requireNonNull(project, "project");
+        return projectNotesCache.computeIfAbsent(project,
+                p -> Set.copyOf(notes.stream().filter(n -> p.equals(VaultPaths.projectOf(n))).toList()));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.poimen.memory.retrieval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.retrieval.fusion.BranchScore;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
@@ -86,8 +87,9 @@ public class QueryPipeline {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
         // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
-        ctx.scope = new SearchScope(ctx.readable == null ? graph.current().projectScope(project)
-                : graph.current().projectScope(project, ctx.readable),
+        LinkGraph g = graph.current();
+        ctx.scope = SearchScope.ofProject(project, ctx.readable == null ? g.projectScope(project)
+                : g.projectScope(project, ctx.readable), g.projectNotes(project),
                 ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
         ctx.time("plan", t0);
         ctx.mark();

@@ -125,6 +125,7 @@ public final class LargeVaultBench {
 
             List<String> queries = bench.set.queries().values().stream().limit(50).toList();
             LatencyStats latency = new LatencyStats();
+            Map<String, LatencyStats> steps = new java.util.TreeMap<>();
             for (int round = 0; round < 4; round++) {
                 for (String q : queries) {
                     ObjectNode body = JSON.createObjectNode().put("project", BeirVault.PROJECT).put("query", q);
@@ -134,6 +135,9 @@ public final class LargeVaultBench {
                     JsonNode r = JSON.readTree(out);
                     if (round > 0) { // the first round warms caches and JIT
                         latency.add(ms);
+                        r.path("timings_ms").fields().forEachRemaining(step ->
+                                steps.computeIfAbsent(step.getKey(), key -> new LatencyStats())
+                                        .add(step.getValue().asDouble()));
                         if (r.path("results").isEmpty() || !r.path("degraded").isEmpty()) {
                             empty++;
                         }
@@ -143,6 +147,9 @@ public final class LargeVaultBench {
             System.out.printf("hybrid query at %d chunks (pgvector + OpenSearch + TF-IDF): p50 %.0f ms, p95 %.0f ms"
                             + " over %d queries; %d empty or degraded%n", full.chunks(), latency.percentile(50),
                     latency.percentile(95), 3 * queries.size(), empty);
+            StringBuilder byStep = new StringBuilder("query timings_ms p50 by step:");
+            steps.forEach((step, stats) -> byStep.append(String.format(" %s %.1f", step, stats.percentile(50))));
+            System.out.println(byStep);
         }
         System.out.printf("bench wall time %.0f s%n", (System.nanoTime() - t0) / 1e9);
         if (empty > 0) {

@@ -17,8 +17,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -47,6 +49,8 @@ public class PgVectorIndex implements VectorIndex {
     /** pgvector's upper bound for {@code hnsw.ef_search}. */
     static final int MAX_EF_SEARCH = 1000;
     private static final int BATCH_SIZE = 500;
+    /** Searches of a project filter repeated for rows of notes newer than the scope (a brief window after ingest). */
+    private static final int MAX_UNKNOWN_ROUNDS = 3;
 
     private static final String UPSERT = "insert into chunk_vectors (chunk_id, path, project, embedding)"
             + " values (?, ?, ?, ?) on conflict (chunk_id) do update"
@@ -61,6 +65,13 @@ public class PgVectorIndex implements VectorIndex {
     /** Same ordering as {@link #SEARCH_SCOPED}, written so that the HNSW index cannot serve it: an exact scan. */
     static final String SEARCH_SCOPED_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score"
             + " from chunk_vectors where path = any(?) order by (embedding <=> ?) + 0 limit ?";
+
+    /** A large project scope ({@link SearchScope.ProjectFilter}): the project's chunks, less some notes, plus some. */
+    static final String SEARCH_PROJECT = "select chunk_id, 1 - (embedding <=> ?) as score from chunk_vectors"
+            + " where ((project = ? and path <> all(?)) or path = any(?)) order by embedding <=> ? limit ?";
+    /** Same ordering as {@link #SEARCH_PROJECT}, written so that the HNSW index cannot serve it: an exact scan. */
+    static final String SEARCH_PROJECT_EXACT = "select chunk_id, 1 - (embedding <=> ?) as score from chunk_vectors"
+            + " where ((project = ? and path <> all(?)) or path = any(?)) order by (embedding <=> ?) + 0 limit ?";
 
     static final String STORE = "chunk_vectors";
     /** The first write of a store without a record; a record already there (a re-embedding's) stays as it is. */
@@ -162,12 +173,54 @@ public class PgVectorIndex implements VectorIndex {
         return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
             applySearchSettings(connection, k);
             PGvector vector = new PGvector(query);
+            if (scope.byProject() != null) {
+                return searchProject(connection, vector, scope, k);
+            }
             Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
             List<Hit> hits = run(connection, paths == null ? SEARCH_ALL : SEARCH_SCOPED, vector, paths, k);
             return hits.size() < k
                     ? run(connection, paths == null ? SEARCH_ALL_EXACT : SEARCH_SCOPED_EXACT, vector, paths, k)
                     : hits;
         }));
+    }
+
+    /**
+     * The project filter instead of every path of a large scope. A row of a note the scope does not know (stored
+     * after the link graph was built) is dropped, never a candidate, and the search repeated without its note.
+     */
+    private static List<Hit> searchProject(Connection connection, PGvector vector, SearchScope scope, int k)
+            throws SQLException {
+        SearchScope.ProjectFilter f = scope.byProject();
+        Array extra = connection.createArrayOf("text", f.extra().toArray());
+        Set<String> excluded = new LinkedHashSet<>(f.excluded());
+        List<Hit> kept = List.of();
+        for (String sql : List.of(SEARCH_PROJECT, SEARCH_PROJECT_EXACT)) {
+            for (int round = 0; round < MAX_UNKNOWN_ROUNDS; round++) {
+                Array without = connection.createArrayOf("text", excluded.toArray());
+                List<Hit> hits = run(connection, sql, ps -> {
+                    ps.setObject(1, vector);
+                    ps.setString(2, f.project());
+                    ps.setArray(3, without);
+                    ps.setArray(4, extra);
+                    ps.setObject(5, vector);
+                    ps.setInt(6, k);
+                }, k);
+                kept = hits.stream().filter(h -> scope.containsChunk(h.chunkId())).toList();
+                if (kept.size() == hits.size()) {
+                    break;
+                }
+                hits.stream().filter(h -> !scope.containsChunk(h.chunkId()))
+                        .forEach(h -> excluded.add(SearchScope.pathOfChunk(h.chunkId())));
+            }
+            if (kept.size() >= k) {
+                return kept;
+            }
+        }
+        return kept;
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
     }
 
     @Override
@@ -223,7 +276,7 @@ public class PgVectorIndex implements VectorIndex {
 
     private static List<Hit> run(Connection connection, String sql, PGvector vector, Array paths, int k)
             throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        return run(connection, sql, ps -> {
             int index = 1;
             ps.setObject(index++, vector);
             if (paths != null) {
@@ -231,6 +284,12 @@ public class PgVectorIndex implements VectorIndex {
             }
             ps.setObject(index++, vector);
             ps.setInt(index, k);
+        }, k);
+    }
+
+    private static List<Hit> run(Connection connection, String sql, Binder binder, int k) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            binder.bind(ps);
             List<Hit> hits = new ArrayList<>(k);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

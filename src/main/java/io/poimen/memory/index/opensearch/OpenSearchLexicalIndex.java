@@ -10,9 +10,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -40,6 +42,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     /** No edits below 5 characters, 1 edit for 5–7, 2 from 8: the same rule as the Lucene index. */
     static final String FUZZINESS = "AUTO:5,8";
     private static final int BULK_BATCH = 500;
+    /** Searches of a project filter repeated for chunks of notes newer than the scope (see {@link #search}). */
+    private static final int MAX_UNKNOWN_ROUNDS = 3;
     /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
     static final int MAX_TERMS_COUNT = 65_536;
     private static final String STORED = "stored";
@@ -178,14 +182,32 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         if (query == null || query.isBlank() || k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
-        Query q = Query.of(b -> b.bool(bool -> buildQuery(bool, query, scope)));
-        SearchResponse<Void> response = call("search", () -> client.search(s -> s.index(options.indexName())
-                .query(q).size(k).source(src -> src.fetch(false)), Void.class));
-        List<Hit> hits = new ArrayList<>(response.hits().hits().size());
-        for (var hit : response.hits().hits()) {
-            hits.add(new Hit(hit.id(), hit.score() == null ? 0.0 : hit.score()));
+        SearchScope asked = scope;
+        for (int round = 0; ; round++) {
+            SearchScope filter = asked;
+            Query q = Query.of(b -> b.bool(bool -> buildQuery(bool, query, filter)));
+            SearchResponse<Void> response = call("search", () -> client.search(s -> s.index(options.indexName())
+                    .query(q).size(k).source(src -> src.fetch(false)), Void.class));
+            List<Hit> hits = new ArrayList<>(response.hits().hits().size());
+            Set<String> unknown = new LinkedHashSet<>();
+            for (var hit : response.hits().hits()) {
+                // under a project filter, a chunk of a note the scope does not know (newer than the link graph) is
+                // dropped, and the search repeated without that note
+                if (scope.containsChunk(hit.id())) {
+                    hits.add(new Hit(hit.id(), hit.score() == null ? 0.0 : hit.score()));
+                } else {
+                    unknown.add(SearchScope.pathOfChunk(hit.id()));
+                }
+            }
+            if (unknown.isEmpty() || round + 1 >= MAX_UNKNOWN_ROUNDS) {
+                return hits;
+            }
+            SearchScope.ProjectFilter f = asked.byProject();
+            Set<String> excluded = new LinkedHashSet<>(f.excluded());
+            excluded.addAll(unknown);
+            asked = new SearchScope(scope.paths(), scope.tags(),
+                    new SearchScope.ProjectFilter(f.project(), excluded, f.extra()));
         }
-        return hits;
     }
 
     @Override
@@ -205,13 +227,28 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         bool.should(s -> s.multiMatch(m -> m.query(fuzzy).fields(FIELDS).fuzziness(FUZZINESS)
                 .maxExpansions(QueryTokens.FUZZY_EXPANSIONS)));
         bool.minimumShouldMatch("1");
-        if (scope.paths() != null) {
+        if (scope.byProject() != null) {
+            bool.filter(projectFilter(scope.byProject()));
+        } else if (scope.paths() != null) {
             bool.filter(pathFilter(List.copyOf(scope.paths())));
         }
         for (String tag : scope.tags()) {
             bool.filter(f -> f.term(t -> t.field("tags").value(FieldValue.of(tag))));
         }
         return bool;
+    }
+
+    /** The project's chunks except the excluded notes, or the extra notes: a few terms instead of every path. */
+    static Query projectFilter(SearchScope.ProjectFilter f) {
+        Query project = Query.of(q -> q.bool(b -> {
+            b.filter(p -> p.term(t -> t.field("project").value(FieldValue.of(f.project()))));
+            if (!f.excluded().isEmpty()) {
+                b.mustNot(pathFilter(List.copyOf(f.excluded())));
+            }
+            return b;
+        }));
+        return f.extra().isEmpty() ? project : Query.of(q -> q.bool(b -> b.should(project)
+                .should(pathFilter(List.copyOf(f.extra()))).minimumShouldMatch("1")));
     }
 
     /** One {@code terms} query, or a disjunction of several when the scope exceeds the per-query term limit. */

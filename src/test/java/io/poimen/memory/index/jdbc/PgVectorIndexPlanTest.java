@@ -42,8 +42,8 @@ class PgVectorIndexPlanTest {
                 "select pg_get_indexdef('chunk_vectors_embedding_idx'::regclass)", String.class);
         jdbc.execute("drop index chunk_vectors_embedding_idx");
         jdbc.queryForObject("select setseed(0.42)", Object.class);
-        jdbc.update("insert into chunk_vectors (chunk_id, path, embedding)"
-                + " select 'n-' || (i / 5) || '.md#' || (i % 5), 'n-' || (i / 5) || '.md',"
+        jdbc.update("insert into chunk_vectors (chunk_id, path, project, embedding)"
+                + " select 'n-' || (i / 5) || '.md#' || (i % 5), 'n-' || (i / 5) || '.md', 'p',"
                 + " (select array_agg(random() - 0.5)::vector(" + DIMS + ") from generate_series(1, " + DIMS + ")"
                 + " where i >= 0) from generate_series(0, " + (ROWS - 1) + ") i");
         jdbc.execute(indexDefinition);
@@ -71,6 +71,59 @@ class PgVectorIndexPlanTest {
         }
 
         assertThat(String.join("\n", plan)).contains("Index Scan using chunk_vectors_embedding_idx");
+    }
+
+    /**
+     * A large project scope as a project filter keeps the HNSW index: the filter is checked on the rows the index
+     * scan yields (iteratively, until k pass). The list of every path is planned the same way, but each query sends,
+     * parses and hashes that whole array: a cost linear in the scope (its plan is printed for the record).
+     */
+    @Test
+    void aLargeProjectScopeIsPlannedOnTheHnswIndex() throws SQLException {
+        float[] query = vectorOf("n-7.md#2");
+        String[] all = new String[ROWS / 5];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = "n-" + i + ".md";
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            index.applySearchSettings(connection, 10);
+            List<String> byProject = explain(connection, PgVectorIndex.SEARCH_PROJECT, ps -> {
+                ps.setObject(1, new PGvector(query));
+                ps.setString(2, "p");
+                ps.setArray(3, connection.createArrayOf("text", new String[] {"n-3.md"}));
+                ps.setArray(4, connection.createArrayOf("text", new String[0]));
+                ps.setObject(5, new PGvector(query));
+                ps.setInt(6, 10);
+            });
+            List<String> byPaths = explain(connection, PgVectorIndex.SEARCH_SCOPED, ps -> {
+                ps.setObject(1, new PGvector(query));
+                ps.setArray(2, connection.createArrayOf("text", all));
+                ps.setObject(3, new PGvector(query));
+                ps.setInt(4, 10);
+            });
+            connection.rollback();
+            System.out.println("plan of every path of the scope as a list:");
+            byPaths.forEach(line -> System.out.println(line.length() > 120 ? line.substring(0, 120) + "..." : line));
+            assertThat(String.join("\n", byProject)).contains("Index Scan using chunk_vectors_embedding_idx");
+        }
+    }
+
+    private interface Bind {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private static List<String> explain(Connection connection, String sql, Bind bind) throws SQLException {
+        List<String> plan = new ArrayList<>();
+        try (PreparedStatement explain = connection.prepareStatement("explain " + sql)) {
+            bind.bind(explain);
+            try (ResultSet rs = explain.executeQuery()) {
+                while (rs.next()) {
+                    plan.add(rs.getString(1));
+                }
+            }
+        }
+        return plan;
     }
 
     /**

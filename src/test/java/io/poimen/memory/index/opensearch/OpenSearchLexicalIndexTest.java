@@ -127,4 +127,47 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         assertThat(index.search("quorum", SearchScope.of(scope), 10))
                 .extracting(io.poimen.memory.index.Hit::chunkId).containsExactly("in/scope.md#0");
     }
+
+    /**
+     * A large project scope goes out as a project filter, not a {@code terms} query over every path: it finds what
+     * the path list finds, and no chunk out of scope (a denied project note, an unreached shared note, another
+     * project, a note stored after the link graph the scope came from).
+     */
+    @Test
+    void aLargeProjectScopeFindsWhatThePathListFindsAndNothingOutOfScope() {
+        int notes = SearchScope.PROJECT_FILTER_MIN_PATHS + 100;
+        java.util.Set<String> own = new java.util.HashSet<>();
+        List<Chunk> chunks = new java.util.ArrayList<>();
+        for (int i = 0; i < notes; i++) {
+            String path = "projects/big/n-" + i + ".md";
+            own.add(path);
+            chunks.add(LexicalIndexContract.chunk(path, 0, "Notes", List.of("Notes"),
+                    i % 100 == 0 ? "rotation quorum" : "rotation", List.of()));
+        }
+        List<String> outOfScope = List.of("projects/big/n-7.md", "projects/big/unknown.md", "shared/unreached.md",
+                "projects/other/o.md");
+        for (String path : outOfScope) {
+            chunks.add(LexicalIndexContract.chunk(path, 0, "Notes", List.of("Notes"),
+                    "quorum quorum quorum rotation", List.of()));
+        }
+        chunks.add(LexicalIndexContract.chunk("shared/reached.md", 0, "Notes", List.of("Notes"), "quorum",
+                List.of()));
+        index.upsert(chunks);
+        java.util.Set<String> paths = new java.util.HashSet<>(own);
+        paths.remove("projects/big/n-7.md");
+        paths.add("shared/reached.md");
+
+        SearchScope byProject = SearchScope.ofProject("big", paths, own, List.of());
+        assertThat(byProject.byProject()).isNotNull();
+
+        List<String> found = index.search("quorum", byProject, 100).stream()
+                .map(io.poimen.memory.index.Hit::chunkId).toList();
+        assertThat(found).hasSize(notes / 100 + 1).contains("shared/reached.md#0")
+                .noneMatch(id -> outOfScope.stream().anyMatch(id::startsWith));
+        assertThat(new java.util.HashSet<>(found)).isEqualTo(new java.util.HashSet<>(
+                index.search("quorum", SearchScope.of(paths), 100).stream()
+                        .map(io.poimen.memory.index.Hit::chunkId).toList()));
+        assertThat(index.search("rotation", byProject, 50)).hasSize(50)
+                .allMatch(h -> paths.contains(h.chunkId().substring(0, h.chunkId().lastIndexOf('#'))));
+    }
 }
