@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v mvn >/dev/null || { echo "mvn not found: install Maven (apt-get install -y maven)" >&2; exit 1; }
+# a merge that left conflict markers in a tracked file (a doc is not compiled, so nothing else would notice)
+if git rev-parse --git-dir >/dev/null 2>&1 && git grep -nE '^(<<<<<<< |>>>>>>> )' -- . ':!*.jar' >&2; then
+  echo "merge-conflict markers in the files above" >&2; exit 1
+fi
 scripts/install-pgvector.sh
 # the web UI's browser tests (WebUiBrowserTest, and the prod-profile end-to-end suite ProductionEndToEndTest:
 # PostgreSQL + pgvector, OpenSearch, mock-oauth2-server, WireMock as Forgejo, a bare git remote) drive Debian's
