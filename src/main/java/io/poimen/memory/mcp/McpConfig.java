@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.apache.camel.ProducerTemplate;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -60,6 +61,15 @@ public class McpConfig {
         servlet.setName("mcp");
         servlet.setAsyncSupported(true);
         return servlet;
+    }
+
+    /** After the security chain (a caller without a bearer gets its 401 first), before the transport. */
+    @Bean
+    FilterRegistrationBean<McpEnvelopeFilter> mcpEnvelopeFilter(McpJsonMapper mcpJsonMapper) {
+        FilterRegistrationBean<McpEnvelopeFilter> reg = new FilterRegistrationBean<>(new McpEnvelopeFilter(mcpJsonMapper));
+        reg.addUrlPatterns(ENDPOINT);
+        reg.setOrder(0);
+        return reg;
     }
 
     @Bean

@@ -3,6 +3,7 @@ package io.poimen.memory.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.HostileMcpRequests;
 import io.poimen.memory.testsupport.HostileRequests;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpResponse;
@@ -37,6 +38,25 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
 
         System.out.println("hostile requests (oidc) by endpoint and status: " + fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void hostileMcpSessionsAndToolCallsGetJsonErrorsNo5xxNoHangAndNothingOfTheDeniedNote() throws Exception {
+        HttpResponse<String> planted = post(bob(), "/memory/query",
+                "{\"project\":\"ml-training\",\"query\":\"gpu node drains secret\",\"agent_id\":\"trainer\"}");
+        assertThat(planted.body()).contains(PLANTED_PATH, PLANTED_TEXT);
+        List<String> callers = List.of("Bearer " + nobody(), "Bearer " + charlie(), "Bearer " + dave(), "",
+                "Bearer x.y.z");
+        HostileMcpRequests fuzz = new HostileMcpRequests(11_2027L, port, callers,
+                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
+                        "shared/skills/SKILL-private-debug/SKILL.md", "README.md"));
+        long t0 = System.nanoTime();
+        assertThat(fuzz.run(400)).isEqualTo(400);
+        System.out.printf("hostile MCP requests (oidc): 400 in %.1f s; by status: %s%n",
+                (System.nanoTime() - t0) / 1e9, fuzz.statuses);
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.startsWith("anonymous") && k.endsWith(" 401"));
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
     }
 }

@@ -3,6 +3,7 @@ package io.poimen.memory.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.HostileMcpRequests;
 import io.poimen.memory.testsupport.HostileRequests;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,6 +35,18 @@ class HostileRequestsNoAuthTest extends HubWebTestBase {
         System.out.println("hostile requests (no-auth) by endpoint and status: " + fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).as("the Host allow-list answered").anyMatch(k -> k.endsWith(" 403"));
         assertThat(fuzz.statuses.keySet()).as("some requests got through").anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void theMcpEndpointAnswersHostileSessionsAndToolCallsWithJsonErrorsNo5xxAndNoHang() throws Exception {
+        HostileMcpRequests fuzz = new HostileMcpRequests(12_2027L, port, List.of(""), List.of(),
+                List.of("projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md", "README.md"));
+        long t0 = System.nanoTime();
+        assertThat(fuzz.run(400)).isEqualTo(400);
+        System.out.printf("hostile MCP requests (no-auth): 400 in %.1f s; by status: %s%n",
+                (System.nanoTime() - t0) / 1e9, fuzz.statuses);
+        assertThat(fuzz.statuses.keySet()).as("tool calls got through").anyMatch(k -> k.endsWith(" 200"));
+        assertThat(fuzz.statuses.keySet()).as("bad requests were refused").anyMatch(k -> k.endsWith(" 400"));
     }
 
     @Test
