@@ -45,6 +45,10 @@ abstract class AuditRouteContract {
     void routes() throws Exception {
         dataSource = database();
         camel = new DefaultCamelContext();
+        // the hub's own defaults, as its routes' placeholders see them under Spring
+        java.util.Properties defaults = new java.util.Properties();
+        defaults.putAll(io.poimen.memory.config.TreeDefaults.defaults());
+        camel.getPropertiesComponent().setInitialProperties(defaults);
         camel.getRegistry().bind("dataSource", dataSource);
         camel.getRegistry().bind("errorResponses", new ErrorResponses());
         camel.getRegistry().bind("auditQuery", new AuditQuery());
