@@ -72,16 +72,10 @@ class KubernetesLeaseElectionTest {
 
     @Test
     void oneReplicaHoldsTheLeaseAndTheOtherTakesOverWithinTheLeaseWhenItStops() throws Exception {
-        ClusterProperties settingsA = settings("hub-a");
-        ClusterProperties settingsB = settings("hub-b");
         pod("hub-a");
         pod("hub-b");
-        KubernetesClusterService serviceA = service(settingsA);
-        KubernetesClusterService serviceB = service(settingsB);
-        a = node(serviceA);
-        b = node(serviceB);
-        Leadership leadershipA = leadership(serviceA, settingsA);
-        Leadership leadershipB = leadership(serviceB, settingsB);
+        Leadership leadershipA = replicaA("hub-a");
+        Leadership leadershipB = replicaB("hub-b");
 
         await().atMost(Duration.ofSeconds(15)).until(() -> leadershipA.isLeader() != leadershipB.isLeader());
         Leadership leader = leadershipA.isLeader() ? leadershipA : leadershipB;
@@ -118,19 +112,27 @@ class KubernetesLeaseElectionTest {
     void aReplicaWhosePodIsNotAReadyMemberOfTheHubNeverLeads() throws Exception {
         pod("hub-unready", HUB_LABELS, false);
         pod("other-app", Map.of("app.kubernetes.io/name", "other"), true);
-        ClusterProperties unready = settings("hub-unready");
-        ClusterProperties outsider = settings("other-app");
-        KubernetesClusterService serviceA = service(unready);
-        KubernetesClusterService serviceB = service(outsider);
-        a = node(serviceA);
-        b = node(serviceB);
-        Leadership leadershipA = leadership(serviceA, unready);
-        Leadership leadershipB = leadership(serviceB, outsider);
+        Leadership leadershipA = replicaA("hub-unready");
+        Leadership leadershipB = replicaB("other-app");
 
         // four renew periods: time enough for a member to take a free lease
         await().during(RENEW.multipliedBy(4)).atMost(Duration.ofSeconds(5))
                 .until(() -> !leadershipA.isLeader() && !leadershipB.isLeader());
         assertThat(leaseHolder()).isEmpty();
+    }
+
+    private Leadership replicaA(String podName) throws Exception {
+        ClusterProperties settings = settings(podName);
+        KubernetesClusterService service = service(settings);
+        a = node(service);
+        return leadership(service, settings);
+    }
+
+    private Leadership replicaB(String podName) throws Exception {
+        ClusterProperties settings = settings(podName);
+        KubernetesClusterService service = service(settings);
+        b = node(service);
+        return leadership(service, settings);
     }
 
     private static ClusterProperties settings(String podName) {

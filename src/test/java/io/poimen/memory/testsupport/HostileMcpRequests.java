@@ -207,15 +207,7 @@ public final class HostileMcpRequests {
     }
 
     private static byte[] invalidUtf8(String json) {
-        byte[] v = bytes(json);
-        int at = json.indexOf("\"name\":\"") + 8;
-        byte[] out = new byte[v.length + 3];
-        System.arraycopy(v, 0, out, 0, at);
-        out[at] = (byte) 0xff;
-        out[at + 1] = (byte) 0xc3;
-        out[at + 2] = (byte) 0x28;
-        System.arraycopy(v, at, out, at + 3, v.length - at);
-        return out;
+        return HostileRequests.invalidUtf8At(bytes(json), json.indexOf("\"name\":\"") + 8);
     }
 
     private String label(String caller) {

@@ -253,8 +253,11 @@ public final class HostileRequests {
     }
 
     private static byte[] withInvalidUtf8(String valid) {
-        byte[] v = valid.getBytes(StandardCharsets.UTF_8);
-        int at = valid.indexOf('"', valid.indexOf(':')) + 1;
+        return invalidUtf8At(valid.getBytes(StandardCharsets.UTF_8), valid.indexOf('"', valid.indexOf(':')) + 1);
+    }
+
+    /** {@code v} with three bytes that are not UTF-8 (a stray 0xff, then 0xc3 without its continuation) at {@code at}. */
+    static byte[] invalidUtf8At(byte[] v, int at) {
         byte[] out = new byte[v.length + 3];
         System.arraycopy(v, 0, out, 0, at);
         out[at] = (byte) 0xff;
