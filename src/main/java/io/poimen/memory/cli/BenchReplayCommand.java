@@ -16,20 +16,23 @@ import picocli.CommandLine.Option;
 /**
  * {@code bench replay --dump A.json --dump B.json ...}: every fusion method on dumped branch lists
  * ({@code bench beir --dump-branches}), and the adaptive fusion's parameters fitted leave-one-set-out: for each
- * set, the grid point best on the other sets (largest worst margin over their best single branch, then mean
- * nDCG@10) is scored on the held-out set.
+ * set, the grid point best on the other sets is scored on the held-out set. The other sets count twice: as they
+ * are, and with a semantic branch that returns noise ({@link FusionReplay#withNoiseSemantic}), whose reference is
+ * the lexical branch (what the fusion gives when the gate leaves the noise out). Best = largest worst margin over
+ * those references, then mean nDCG@10 of the real sets, then the gentlest gate (it cuts the fewest lists that
+ * might be right).
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
     private static final List<String> BRANCHES = List.of("tfidf", "lexical", "semantic");
-    static final double[] FULL_RATIO = {0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
-    static final double[] POWER = {1, 2};
+    static final double[] FULL_RATIO = {0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.8, 1.0};
+    static final double[] POWER = {1, 2, 4, 8, 16, 32};
 
-    @Option(names = "--lexical-bonus", split = ",", defaultValue = "0.05,0.1,0.15,0.2",
+    @Option(names = "--lexical-bonus", split = ",", defaultValue = "0.01,0.02,0.03,0.05,0.07,0.1,0.15",
             description = "lexical bonuses to fit over (default: ${DEFAULT-VALUE})")
     List<Double> lexicalBonus;
 
-    @Option(names = "--tfidf-bonus", split = ",", defaultValue = "0,0.03",
+    @Option(names = "--tfidf-bonus", split = ",", defaultValue = "0",
             description = "TF-IDF bonuses to fit over (default: ${DEFAULT-VALUE})")
     List<Double> tfidfBonus;
 
@@ -53,7 +56,7 @@ public class BenchReplayCommand implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "full_ratio %.1f, power %.0f, lex %.2f, tfidf %.2f",
+            return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f",
                     fullRatio, power, lexicalBonus, tfidfBonus);
         }
     }
@@ -89,52 +92,88 @@ public class BenchReplayCommand implements Callable<Integer> {
                 }
             }
         }
-        double[][] score = new double[grid.size()][sets.size()];
+        int n = sets.size();
+        double[] bestNoise = new double[n];
+        List<FusionReplay.Dump> noise = new ArrayList<>();
+        for (FusionReplay.Dump d : sets) {
+            FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d);
+            noise.add(v);
+            bestNoise[noise.size() - 1] = FusionReplay.ndcg10(v, "lexical");
+        }
+        double[][] score = new double[grid.size()][2 * n]; // the sets, then their noise variants
         for (int g = 0; g < grid.size(); g++) {
-            for (int i = 0; i < sets.size(); i++) {
+            for (int i = 0; i < n; i++) {
                 score[g][i] = FusionReplay.ndcg10(sets.get(i), grid.get(g).fusion(), s.fusion());
+                score[g][n + i] = FusionReplay.ndcg10(noise.get(i), grid.get(g).fusion(), s.fusion());
             }
         }
+        double[] reference = new double[2 * n];
+        System.arraycopy(best, 0, reference, 0, n);
+        System.arraycopy(bestNoise, 0, reference, n, n);
         System.out.println();
-        System.out.println("leave-one-set-out (adaptive; chosen on the other sets, scored on the held-out one):");
-        System.out.printf("%-18s %-44s %10s %10s %10s%n", "held out", "chosen on the others", "held-out",
-                "best branch", "margin");
-        for (int out = 0; out < sets.size(); out++) {
-            int g = choose(grid, score, best, out);
-            System.out.printf("%-18s %-44s %10.4f %10.4f %+10.4f%n", sets.get(out).name(), grid.get(g),
-                    score[g][out], best[out], score[g][out] - best[out]);
+        System.out.println("leave-one-set-out (adaptive; chosen on the other sets and their noise variants, scored on"
+                + " the held-out one):");
+        System.out.printf("%-18s %-46s %10s %10s %10s   %s%n", "held out", "chosen on the others", "held-out",
+                "best branch", "margin", "training margins (sets, noise variants)");
+        for (int out = 0; out < n; out++) {
+            int g = choose(grid, score, reference, out);
+            System.out.printf("%-18s %-46s %10.4f %10.4f %+10.4f   %s%n", sets.get(out).name(), grid.get(g),
+                    score[g][out], best[out], score[g][out] - best[out], margins(score[g], reference, out));
         }
-        int all = choose(grid, score, best, -1);
-        System.out.printf("chosen on all sets: %s (", grid.get(all));
-        for (int i = 0; i < sets.size(); i++) {
-            System.out.printf("%s%s %.4f", i == 0 ? "" : ", ", sets.get(i).name(), score[all][i]);
+        int all = choose(grid, score, reference, -1);
+        System.out.printf("chosen on all sets (in-sample): %s (", grid.get(all));
+        for (int i = 0; i < 2 * n; i++) {
+            String name = i < n ? sets.get(i).name() : noise.get(i - n).name();
+            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", name, score[all][i],
+                    score[all][i] - reference[i]);
+        }
+        System.out.println(")");
+        Params shipped = new Params(s.gate().fullRatio(), s.gate().power(), s.calibration().lexical(),
+                s.calibration().tfidf());
+        System.out.printf("policy's own: %s (", shipped);
+        for (int i = 0; i < 2 * n; i++) {
+            FusionReplay.Dump d = i < n ? sets.get(i) : noise.get(i - n);
+            double v = FusionReplay.ndcg10(d, shipped.fusion(), s.fusion());
+            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", d.name(), v, v - reference[i]);
         }
         System.out.println(")");
         return 0;
     }
 
+    private static String margins(double[] score, double[] reference, int out) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < score.length; i++) {
+            if (i % (score.length / 2) != out) {
+                parts.add(String.format(java.util.Locale.ROOT, "%+.4f", score[i] - reference[i]));
+            }
+        }
+        return String.join(" ", parts);
+    }
+
     /**
-     * The grid point with the largest worst margin over the best branch on the sets other than {@code out}; among
-     * equal ones the best mean nDCG@10, then the hardest gate (as much protection from a noise branch as those
-     * sets allow: a gate that changes nothing on them is not evidence that it is not needed elsewhere).
+     * The grid point with the largest worst margin over {@code reference} on the sets other than {@code out} and
+     * their noise variants (columns n..2n-1 of {@code score}); among equal ones the best mean nDCG@10 of those
+     * sets, then the gentlest gate: the noise variants already ask for the protection, so among points they
+     * cannot tell apart the one that cuts the fewest lists is kept.
      */
-    static int choose(List<Params> grid, double[][] score, double[] best, int out) {
+    static int choose(List<Params> grid, double[][] score, double[] reference, int out) {
+        int n = reference.length / 2;
         int chosen = 0;
         double chosenMin = Double.NEGATIVE_INFINITY;
         double chosenMean = Double.NEGATIVE_INFINITY;
         for (int g = 0; g < score.length; g++) {
             double min = Double.POSITIVE_INFINITY;
             double mean = 0;
-            for (int i = 0; i < best.length; i++) {
-                if (i != out) {
-                    min = Math.min(min, score[g][i] - best[i]);
-                    mean += score[g][i];
+            for (int i = 0; i < reference.length; i++) {
+                if (i % n != out) {
+                    min = Math.min(min, score[g][i] - reference[i]);
+                    mean += i < n ? score[g][i] : 0;
                 }
             }
             boolean sameMin = Math.abs(min - chosenMin) <= 1e-9;
             boolean sameMean = Math.abs(mean - chosenMean) <= 1e-9;
             if (min > chosenMin + 1e-9 || (sameMin && mean > chosenMean + 1e-9)
-                    || (sameMin && sameMean && grid.get(g).strength() > grid.get(chosen).strength())) {
+                    || (sameMin && sameMean && grid.get(g).strength() < grid.get(chosen).strength())) {
                 chosen = g;
                 chosenMin = min;
                 chosenMean = mean;

@@ -62,6 +62,40 @@ public final class FusionReplay {
         return new Dump(root.path("dataset").asText(file.getFileName().toString()), docs, queries);
     }
 
+    /**
+     * The same set with a semantic branch that returns noise: each query's semantic list is replaced by as many
+     * chunks drawn at random from the whole corpus (seeded by the query's place, so runs repeat), scored with
+     * that query's own cosines, best first. A model that does not understand the vault returns chunks unrelated
+     * to the question, and a random draw shares with the lexical lists what chance gives for this corpus size
+     * and list length. Made from any set, so that a fit can learn how hard to cut such a branch without seeing
+     * a set where it happens. Named {@code <set>~noise}.
+     */
+    public static Dump withNoiseSemantic(Dump dump) {
+        List<String> corpus = new ArrayList<>(new java.util.TreeSet<>(dump.docByChunk().keySet()));
+        List<Query> out = new ArrayList<>(dump.queries().size());
+        for (int i = 0; i < dump.queries().size(); i++) {
+            Query q = dump.queries().get(i);
+            List<BranchResult> branches = new ArrayList<>();
+            for (BranchResult r : q.branches()) {
+                branches.add(r.branch() == Branch.SEMANTIC && r.answered() ? noise(r, corpus, i) : r);
+            }
+            out.add(new Query(q.id(), branches, q.qrels()));
+        }
+        return new Dump(dump.name() + "~noise", dump.docByChunk(), out);
+    }
+
+    private static BranchResult noise(BranchResult semantic, List<String> corpus, int seed) {
+        List<String> ids = new ArrayList<>(corpus);
+        java.util.Collections.shuffle(ids, new java.util.Random(seed));
+        List<Double> scores = semantic.hits().stream().map(Hit::score)
+                .sorted(java.util.Comparator.reverseOrder()).toList();
+        List<Hit> hits = new ArrayList<>();
+        for (int k = 0; k < Math.min(scores.size(), ids.size()); k++) {
+            hits.add(new Hit(ids.get(k), scores.get(k)));
+        }
+        return BranchResult.ok(Branch.SEMANTIC, hits, 0);
+    }
+
     /** Mean nDCG@10 of {@code method} over the dump's queries. */
     public static double ndcg10(Dump dump, FusionMethod method, FusionSettings settings) {
         double sum = 0;

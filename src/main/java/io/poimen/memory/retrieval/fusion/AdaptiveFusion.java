@@ -30,14 +30,15 @@ public class AdaptiveFusion implements FusionMethod {
     /**
      * The agreement gate: a branch whose best overlap with another branch is at least {@code fullRatio} times
      * the best overlap between two other branches keeps its whole weight; below, the weight falls as
-     * (ratio / fullRatio)^power.
+     * (ratio / fullRatio)^power. A large power makes it a switch: a list that shares clearly less than
+     * {@code fullRatio} of what the others share is left out, one near it keeps most of its weight.
      */
     public record Gate(double fullRatio, double power) {
-        public static final Gate DEFAULTS = new Gate(0.4, 2);
+        public static final Gate DEFAULTS = new Gate(0.5, 8);
 
         public Gate {
-            if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 10)) {
-                throw new IllegalArgumentException("adaptive full_ratio must be in (0, 1] and power in [0, 10], got "
+            if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 64)) {
+                throw new IllegalArgumentException("adaptive full_ratio must be in (0, 1] and power in [0, 64], got "
                         + fullRatio + " and " + power);
             }
         }

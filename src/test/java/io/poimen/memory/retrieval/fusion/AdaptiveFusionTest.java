@@ -45,6 +45,36 @@ class AdaptiveFusionTest {
         assertThat(top.reason()).contains("adaptive weights").contains("semantic 0.00").contains("gate 0.00");
     }
 
+    /** A semantic list whose first {@code shared} ids are d0.. (the lexical lists' top), the rest its own ids. */
+    private static List<Hit> semanticSharing(int shared) {
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            hits.add(new Hit(i < shared ? "d" + i : "own" + i, 0.8 - i * 0.01));
+        }
+        return hits;
+    }
+
+    private double semanticWeightSharing(int shared) {
+        return fusion.fuse(List.of(
+                ok(Branch.LEXICAL, list("d", 30, 30.0, 0.9)),
+                ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, semanticSharing(shared))), settings).get(0).weights().get("semantic");
+    }
+
+    @Test
+    void theDefaultGateIsASwitchAroundHalfTheOthersAgreement() {
+        // BM25 and TF-IDF agree fully; the semantic list starts with more or fewer of their documents, then
+        // returns its own. Ungated, the semantic weight would be 0.29 / 0.39.
+        double open = 0.29 / 0.39;
+        double most = semanticWeightSharing(24);
+        double half = semanticWeightSharing(6);
+        double little = semanticWeightSharing(2);
+        assertThat(most).isCloseTo(open, within(1e-9));
+        assertThat(little).isLessThan(0.01);
+        assertThat(half).isLessThan(most).isGreaterThan(little);
+        assertThat(AdaptiveFusion.Gate.DEFAULTS).isEqualTo(new AdaptiveFusion.Gate(0.5, 8));
+    }
+
     @Test
     void withoutTheGateTheSameListsFollowTheCosines() {
         // the same lists as above with the gate off (power 0): the calibrated shape, semantic first
@@ -154,6 +184,7 @@ class AdaptiveFusionTest {
         assertThatThrownBy(() -> new AdaptiveFusion.Gate(0, 2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("full_ratio");
         assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.3, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.3, 65)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

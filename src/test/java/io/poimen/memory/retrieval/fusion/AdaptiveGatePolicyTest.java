@@ -27,10 +27,10 @@ class AdaptiveGatePolicyTest {
         return hits;
     }
 
-    /** BM25 and TF-IDF agree on d0..d29; the semantic list shares a third of them, deep down. */
+    /** BM25 and TF-IDF agree on d0..d29; the semantic list starts with half of them, then returns its own. */
     private static List<BranchResult> lists() {
-        List<Hit> semantic = list("s", 0, 20, 0.6, 0.01);
-        semantic.addAll(list("d", 0, 10, 0.39, 0.01));
+        List<Hit> semantic = list("d", 0, 15, 0.6, 0.01);
+        semantic.addAll(list("s", 0, 15, 0.45, 0.01));
         return List.of(BranchResult.ok(Branch.LEXICAL, list("d", 0, 30, 30.0, 0.9), 1),
                 BranchResult.ok(Branch.TFIDF, list("d", 0, 30, 9.0, 0.2), 1),
                 BranchResult.ok(Branch.SEMANTIC, semantic, 1));
@@ -38,7 +38,7 @@ class AdaptiveGatePolicyTest {
 
     private RetrievalSettings load(String shipped, String replacement) throws Exception {
         Path file = dir.resolve("retrieval.yaml");
-        Files.writeString(file, shipped.replace("    full_ratio: 0.4", replacement));
+        Files.writeString(file, shipped.replace("    full_ratio: 0.5", replacement));
         return StrictYaml.parse(file, RetrievalSettings::fromYaml);
     }
 
@@ -50,10 +50,10 @@ class AdaptiveGatePolicyTest {
     @Test
     void movingTheFullRatioInThePolicyMovesTheWeights() throws Exception {
         String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
-        assertThat(shipped).contains("  adaptive:\n    full_ratio: 0.4\n");
-        RetrievalSettings gentle = load(shipped, "    full_ratio: 0.4");
+        assertThat(shipped).contains("  adaptive:\n    full_ratio: 0.5\n");
+        RetrievalSettings gentle = load(shipped, "    full_ratio: 0.5");
         RetrievalSettings hard = load(shipped, "    full_ratio: 1.0");
-        assertThat(gentle.gate().fullRatio()).isEqualTo(0.4);
+        assertThat(gentle.gate().fullRatio()).isEqualTo(0.5);
         assertThat(hard.gate().fullRatio()).isEqualTo(1.0);
         assertThat(gentle.gate().power()).isEqualTo(hard.gate().power());
         double wGentle = semanticWeight(gentle);
@@ -65,7 +65,7 @@ class AdaptiveGatePolicyTest {
     @Test
     void aBadGateValueOrKeyIsRejectedWithItsLineAndKey() throws Exception {
         String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
-        int line = (int) shipped.substring(0, shipped.indexOf("    full_ratio: 0.4")).lines().count() + 1;
+        int line = (int) shipped.substring(0, shipped.indexOf("    full_ratio: 0.5")).lines().count() + 1;
         assertThatThrownBy(() -> load(shipped, "    full_ratio: 1.5"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("full_ratio must be in (0, 1]");

@@ -1,0 +1,58 @@
+package io.poimen.memory.retrieval.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poimen.memory.index.Hit;
+import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.BranchResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FusionReplayTest {
+    private static FusionReplay.Dump dump() {
+        Map<String, String> docs = new HashMap<>();
+        for (int i = 0; i < 200; i++) {
+            docs.put("c" + i, "doc" + i);
+        }
+        List<FusionReplay.Query> queries = new ArrayList<>();
+        for (int q = 0; q < 3; q++) {
+            List<Hit> semantic = new ArrayList<>();
+            List<Hit> lexical = new ArrayList<>();
+            for (int k = 0; k < 20; k++) {
+                semantic.add(new Hit("c" + (q * 20 + k), 0.9 - k * 0.01));
+                lexical.add(new Hit("c" + (q * 20 + k), 20.0 - k));
+            }
+            queries.add(new FusionReplay.Query("q" + q, List.of(BranchResult.ok(Branch.SEMANTIC, semantic, 0),
+                    BranchResult.ok(Branch.LEXICAL, lexical, 0)), Map.of("doc" + (q * 20), 1)));
+        }
+        return new FusionReplay.Dump("set", docs, queries);
+    }
+
+    private static BranchResult branch(FusionReplay.Query q, Branch b) {
+        return q.branches().stream().filter(r -> r.branch() == b).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theNoiseVariantDrawsTheSemanticListFromTheCorpusAndKeepsEverythingElse() {
+        FusionReplay.Dump d = dump();
+        FusionReplay.Dump noise = FusionReplay.withNoiseSemantic(d);
+        assertThat(noise.name()).isEqualTo("set~noise");
+        assertThat(FusionReplay.ndcg10(d, "semantic")).isEqualTo(1.0);
+        assertThat(FusionReplay.ndcg10(noise, "semantic")).isLessThan(0.5);
+        for (int q = 0; q < 3; q++) {
+            BranchResult before = branch(d.queries().get(q), Branch.SEMANTIC);
+            BranchResult after = branch(noise.queries().get(q), Branch.SEMANTIC);
+            assertThat(after.hits()).extracting(Hit::score).isEqualTo(before.hits().stream().map(Hit::score).toList());
+            assertThat(after.hits()).extracting(Hit::chunkId).doesNotHaveDuplicates()
+                    .allMatch(d.docByChunk()::containsKey)
+                    .isNotEqualTo(before.hits().stream().map(Hit::chunkId).toList());
+            assertThat(branch(noise.queries().get(q), Branch.LEXICAL)).isEqualTo(branch(d.queries().get(q),
+                    Branch.LEXICAL));
+        }
+        // seeded: the same variant every run
+        assertThat(FusionReplay.withNoiseSemantic(d).queries()).isEqualTo(noise.queries());
+    }
+}
