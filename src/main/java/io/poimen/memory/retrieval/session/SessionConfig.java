@@ -35,7 +35,8 @@ public class SessionConfig {
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
                                           ProjectCacheStats stats, PoimenProperties props, QueryPipeline pipeline) {
-        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(), pipeline);
+        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(),
+                props.session().carryMinScore(), pipeline);
     }
 
     @Bean
