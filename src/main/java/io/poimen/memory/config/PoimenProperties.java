@@ -130,7 +130,7 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
     public record Session(@DefaultValue("2000") @Min(1) int maxSessions, @DefaultValue("30m") Duration ttl,
                           @DefaultValue("8192") @Min(1) int maxTokens,
                           @DefaultValue("0.75") @DecimalMin("0") @DecimalMax("1") double carryShare,
-                          @DefaultValue("0.5") @DecimalMin("0") double carryMinScore,
+                          @DefaultValue("0") @DecimalMin("0") double carryMinScore,
                           @DefaultValue("5s") Duration statsFlushMs) {
     }
 
