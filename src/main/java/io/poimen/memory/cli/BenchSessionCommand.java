@@ -32,6 +32,10 @@ public class BenchSessionCommand implements Callable<Integer> {
             defaultValue = "examples/bench-sessions.json")
     Path sessions;
 
+    @Option(names = "--follow-ups", defaultValue = "reformulated", description = "BEIR sessions: reformulated (one "
+            + "query and its reformulations per session) or grouped (different queries grouped by their words)")
+    String followUps;
+
     @Option(names = "--session-size", defaultValue = "10", description = "questions per BEIR session")
     int sessionSize;
 
@@ -47,9 +51,14 @@ public class BenchSessionCommand implements Callable<Integer> {
             System.err.println("error: give either --dataset DIR (BEIR) or --vault DIR [--sessions FILE]");
             return 2;
         }
+        if (!followUps.equals("reformulated") && !followUps.equals("grouped")) {
+            System.err.println("error: --follow-ups must be reformulated or grouped, got " + followUps);
+            return 2;
+        }
         try (BenchContext bench = dataset != null ? beir() : BenchContext.openVault(vault, policy, springArgs)) {
-            List<AgentSession> script = dataset != null ? AgentSession.group(bench.set, sessionSize)
-                    : AgentSession.load(sessions);
+            List<AgentSession> script = dataset == null ? AgentSession.load(sessions)
+                    : followUps.equals("grouped") ? AgentSession.group(bench.set, sessionSize)
+                    : AgentSession.reformulate(bench.set, sessionSize);
             if (script.isEmpty()) {
                 System.err.println("error: no sessions");
                 return 2;

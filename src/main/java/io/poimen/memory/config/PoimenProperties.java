@@ -122,12 +122,15 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param ttl          a session is forgotten this long after its last turn
      * @param maxTokens    prompt tokens kept per session
      * @param carryShare   share (0..1) of the token budget and top-k that chunks carried from the session's previous
-     *                     context may take
+     *                     context may take without being in the plain selection
+     * @param carryMinScore a chunk carried without being in the plain selection scores at least this multiple of the
+     *                     lowest score the plain selection took
      * @param statsFlushMs how often the per-project cache alignment counters are written to the database
      */
     public record Session(@DefaultValue("2000") @Min(1) int maxSessions, @DefaultValue("30m") Duration ttl,
                           @DefaultValue("8192") @Min(1) int maxTokens,
                           @DefaultValue("0.75") @DecimalMin("0") @DecimalMax("1") double carryShare,
+                          @DefaultValue("0") @DecimalMin("0") double carryMinScore,
                           @DefaultValue("5s") Duration statsFlushMs) {
     }
 

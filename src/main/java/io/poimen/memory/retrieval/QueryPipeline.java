@@ -139,13 +139,13 @@ public class QueryPipeline {
     }
 
     /**
-     * The candidates among {@code ids} that selection could have picked in this query: in its pool of fused
-     * candidates, in scope and carrying the query's tags. Reads only the rows of those ids not read yet, so a
+     * The candidates among {@code ids} of this query: fused (at any rank, so matched by a branch and readable
+     * now), in scope and carrying the query's tags. Reads only the rows of those ids not read yet, so a
      * session turn asks for its previous context's chunks and selection stays lazy.
      */
     public List<SelectionItem> candidatesAmong(QueryContext ctx, Collection<String> ids) {
         Set<String> wanted = new HashSet<>(ids);
-        List<FusedCandidate> asked = pool(ctx).stream().filter(c -> wanted.contains(c.chunkId())).toList();
+        List<FusedCandidate> asked = ctx.fused.stream().filter(c -> wanted.contains(c.chunkId())).toList();
         Map<String, Chunk> chunks = ctx.chunks(asked.stream().map(FusedCandidate::chunkId).toList(), rows);
         List<SelectionItem> out = new ArrayList<>();
         for (FusedCandidate c : asked) {

@@ -78,6 +78,45 @@ public record AgentSession(String name, String project, List<Turn> turns) {
         return out;
     }
 
+    /**
+     * One session per judged query of a BEIR set (distinct query texts, in the set's order): the agent asks the query
+     * and follows it up {@code size − 1} times with reformulations that leave words out (widening), every turn judged
+     * with the query's judgments, which are read only to score. Words are the query's whitespace-separated tokens;
+     * the follow-ups leave out one word (the first, then the second, ...), then two adjacent words, then three, and
+     * so on while at least one word remains, starting again from the first follow-up when the query is too short.
+     */
+    public static List<AgentSession> reformulate(BeirDataset set, int size) {
+        List<AgentSession> out = new ArrayList<>();
+        java.util.Set<String> asked = new java.util.HashSet<>();
+        for (Map.Entry<String, String> q : set.queries().entrySet()) {
+            Map<String, Integer> relevant = set.qrels().getOrDefault(q.getKey(), Map.of());
+            if (relevant.values().stream().noneMatch(g -> g > 0) || !asked.add(q.getValue().strip())) {
+                continue;
+            }
+            List<String> variants = leftOut(List.of(q.getValue().strip().split("\\s+")));
+            List<Turn> turns = new ArrayList<>();
+            turns.add(new Turn(q.getValue(), relevant));
+            for (int t = 0; t + 1 < size; t++) {
+                turns.add(new Turn(variants.isEmpty() ? q.getValue() : variants.get(t % variants.size()), relevant));
+            }
+            out.add(new AgentSession(set.name() + "-" + q.getKey(), BeirVault.PROJECT, List.copyOf(turns)));
+        }
+        return out;
+    }
+
+    /** The query with 1, 2, ... adjacent words left out, leftmost first, while a word remains. */
+    static List<String> leftOut(List<String> words) {
+        List<String> out = new ArrayList<>();
+        for (int gap = 1; gap < words.size(); gap++) {
+            for (int from = 0; from + gap <= words.size(); from++) {
+                List<String> kept = new ArrayList<>(words.subList(0, from));
+                kept.addAll(words.subList(from + gap, words.size()));
+                out.add(String.join(" ", kept));
+            }
+        }
+        return out;
+    }
+
     private static List<Integer> nearest(double[] row, List<Integer> open, int self, int k) {
         return open.stream().filter(j -> j != self)
                 .sorted((a, b) -> Double.compare(row[b], row[a]) != 0 ? Double.compare(row[b], row[a])

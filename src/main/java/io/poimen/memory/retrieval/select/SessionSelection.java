@@ -8,15 +8,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Selection for a session turn that carries the previous context forward: the chunks of the previous context that
- * are still candidates of this query (in the pool of fused candidates selection starts from, so in scope, readable
- * now and among the best-scored for this question) keep their order at the front, up to {@code carryShare} of the
- * token budget and of top-k; the rest of the budget goes to the best-scored distinct candidates, as in
- * {@link TokenBudgetSelector}.
+ * Selection for a session turn that keeps the previous context's prompt prefix: the previous context's chunks are
+ * walked in their order and kept at the front while each one is either still in the plain selection, or still a
+ * candidate of this query (in the pool of fused candidates selection starts from, so in scope, readable now) scoring
+ * at least {@code minScore} × the lowest score the plain selection took, within {@code carryShare} of the token budget
+ * and of top-k for such carried chunks. The walk stops at the first chunk that is neither: the model's cached prefix
+ * ends there, so a chunk after it would cost a better one its place and reuse nothing. The rest of the budget goes to
+ * the best-scored distinct candidates, as in {@link TokenBudgetSelector}.
  *
  * <p>Why: a plain selection of ten chunks out of a few hundred changes from one follow-up question to the next, so
  * the previous prompt's first chunk is often gone and with it every cached token. Keeping what is still relevant
- * keeps the prefix; the reserved share keeps room for what the new question needs.
+ * keeps the prefix; the score floor keeps a chunk of a question the session has left from crowding out this one's.
  */
 public final class SessionSelection {
     private SessionSelection() {
@@ -27,31 +29,49 @@ public final class SessionSelection {
 
     /**
      * @param previous   the session's previous context, in order
-     * @param pool       this query's candidates among the previous context's chunks (a carried chunk must be one)
+     * @param pool       this query's candidates among the previous context's chunks (a kept chunk must be one)
+     * @param selected   the chunk ids of this query's plain selection
      * @param candidates the distinct candidates, best first
-     * @param carryShare 0..1: the share of the budget and of top-k the carried chunks may take
+     * @param carryShare 0..1: the share of the budget and of top-k chunks carried without being selected may take
+     * @param minScore   ≥ 0: a chunk carried without being selected scores at least this × the lowest selected score
      */
-    public static Result select(List<String> previous, List<SelectionItem> pool, List<SelectionItem> candidates,
-                                int topK, int budget, double carryShare) {
+    public static Result select(List<String> previous, List<SelectionItem> pool, Set<String> selected,
+                                List<SelectionItem> candidates, int topK, int budget, double carryShare,
+                                double minScore) {
         if (carryShare < 0 || carryShare > 1) {
             throw new IllegalArgumentException("carry share must be within 0..1, got " + carryShare);
         }
+        if (minScore < 0 || !Double.isFinite(minScore)) {
+            throw new IllegalArgumentException("carry min score must be a finite number ≥ 0, got " + minScore);
+        }
         Map<String, SelectionItem> byId = new HashMap<>();
         pool.forEach(c -> byId.putIfAbsent(c.chunkId(), c));
+        double floor = minScore * candidates.stream().filter(c -> selected.contains(c.chunkId()))
+                .mapToDouble(SelectionItem::score).min().orElse(Double.POSITIVE_INFINITY);
         int carryTokens = (int) Math.floor(budget * carryShare);
         int carrySlots = (int) Math.floor(topK * carryShare);
         List<SelectionItem> out = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         long used = 0;
+        long carriedTokens = 0;
+        int carried = 0;
         for (String id : previous) {
             SelectionItem item = byId.get(id);
-            if (item == null || out.size() >= carrySlots) {
-                continue;
+            if (item == null || out.size() >= topK || used + item.tokens() > budget || taken.contains(id)) {
+                break;
             }
-            if (used + item.tokens() <= carryTokens && taken.add(id)) {
-                out.add(item);
-                used += item.tokens();
+            boolean stillSelected = selected.contains(id);
+            if (!stillSelected && (item.score() < floor || carried >= carrySlots
+                    || carriedTokens + item.tokens() > carryTokens)) {
+                break;
             }
+            if (!stillSelected) {
+                carried++;
+                carriedTokens += item.tokens();
+            }
+            taken.add(id);
+            out.add(item);
+            used += item.tokens();
         }
         List<SelectionItem> rest = new ArrayList<>(candidates);
         rest.sort(SelectionItem::byScoreDesc);

@@ -16,7 +16,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * (default 2,000), {@code poimen.session.ttl} (30 min after the last turn), {@code poimen.session.max-tokens}
  * (prompt tokens kept per session, 8,192): at most 2,000 × 8,192 token ids (64 MB) in memory.
  * {@code poimen.session.carry-share} (0.75): the share of the token budget and top-k that chunks carried from the
- * session's previous context may take ({@code SessionSelection}); 0 keeps only chunks the plain selection picked.
+ * session's previous context without being selected may take ({@code SessionSelection}), each scoring at least
+ * {@code poimen.session.carry-min-score} (0) × the lowest selected score; 0 keeps only chunks the plain selection
+ * picked.
  */
 @Configuration
 public class SessionConfig {
@@ -35,7 +37,8 @@ public class SessionConfig {
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
                                           ProjectCacheStats stats, PoimenProperties props, QueryPipeline pipeline) {
-        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(), pipeline);
+        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(),
+                props.session().carryMinScore(), pipeline);
     }
 
     @Bean

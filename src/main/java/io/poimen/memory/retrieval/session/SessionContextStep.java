@@ -17,6 +17,7 @@ import io.poimen.memory.web.ApiException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -35,14 +36,20 @@ public class SessionContextStep {
     private final TokenCounter tokens;
     private final ProjectCacheStats stats;
     private final double carryShare;
+    private final double carryMinScore;
     private final QueryPipeline pipeline;
 
     public SessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                              ProjectCacheStats stats, double carryShare, QueryPipeline pipeline) {
+                              ProjectCacheStats stats, double carryShare, double carryMinScore,
+                              QueryPipeline pipeline) {
         if (carryShare < 0 || carryShare > 1) {
             throw new IllegalArgumentException("poimen.session.carry-share must be within 0..1, got " + carryShare);
         }
+        if (carryMinScore < 0 || !Double.isFinite(carryMinScore)) {
+            throw new IllegalArgumentException("poimen.session.carry-min-score must be ≥ 0, got " + carryMinScore);
+        }
         this.carryShare = carryShare;
+        this.carryMinScore = carryMinScore;
         this.pipeline = pipeline;
         this.sessions = sessions;
         this.callers = callers;
@@ -98,8 +105,8 @@ public class SessionContextStep {
             List<String> before = previous == null ? List.of() : previous.chunkIds();
             if (carryShare > 0 && !before.isEmpty()) {
                 SessionSelection.Result carried = SessionSelection.select(before,
-                        pipeline.candidatesAmong(ctx, before), ctx.selectable,
-                        ctx.settings.topK(), ctx.settings.budgetTokens(), carryShare);
+                        pipeline.candidatesAmong(ctx, before), Set.copyOf(plain.chunks()), ctx.selectable,
+                        ctx.settings.topK(), ctx.settings.budgetTokens(), carryShare, carryMinScore);
                 order = carried.ordered().stream().map(SelectionItem::chunkId).toList();
                 tokensUsed = carried.tokensUsed();
                 response = withResults(response, carried.ordered(), byId, ctx);

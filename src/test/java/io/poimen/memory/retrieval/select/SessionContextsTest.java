@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SessionContextsTest {
@@ -89,7 +90,7 @@ class SessionContextsTest {
     }
 
     @Test
-    void carriedSelectionKeepsPreviousCandidatesInFrontWithinTheirShareAndFillsTheRestByScore() {
+    void carriedSelectionKeepsThePreviousPrefixWhileStillSelectedOrCarriedAndFillsTheRestByScore() {
         SelectionItem a = item("a.md#0", 0.2, 100);
         SelectionItem b = item("b.md#0", 0.9, 100);
         SelectionItem c = item("c.md#0", 0.5, 100);
@@ -97,21 +98,32 @@ class SessionContextsTest {
         SelectionItem e = item("e.md#0", 0.7, 100);
         List<SelectionItem> pool = List.of(b, d, e, c, a);
         List<SelectionItem> distinct = List.of(b, d, e, c);
-        // x.md#0 is no longer a candidate (out of scope, unreadable or irrelevant now): never carried
-        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "x.md#0", "c.md#0", "e.md#0"), pool,
-                distinct, 4, 400, 0.5);
+        Set<String> selected = Set.of("b.md#0", "d.md#0", "e.md#0", "c.md#0");
+        // a is carried (a candidate, within the share), c and e are still selected; x.md#0 is no longer a
+        // candidate (out of scope, unreadable or irrelevant now): the prefix ends there and b fills the rest
+        SessionSelection.Result r = SessionSelection.select(List.of("a.md#0", "c.md#0", "e.md#0", "x.md#0", "b.md#0"),
+                pool, selected, distinct, 4, 400, 0.5, 0);
         assertThat(r.ordered()).extracting(SelectionItem::chunkId)
-                .containsExactly("a.md#0", "c.md#0", "b.md#0", "d.md#0");
+                .containsExactly("a.md#0", "c.md#0", "e.md#0", "b.md#0");
         assertThat(r.tokensUsed()).isEqualTo(400);
-        // no share: the plain best-first selection
-        assertThat(SessionSelection.select(List.of("a.md#0"), pool, distinct, 2, 400, 0).ordered())
+        // a scores under half the lowest selected score (c, 0.5): not carried, and nothing after it is kept in front
+        assertThat(SessionSelection.select(List.of("a.md#0", "c.md#0"), pool, selected, distinct, 4, 400, 0.5, 0.5)
+                .ordered()).extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0", "e.md#0", "c.md#0");
+        // a still selected chunk after the end of the prefix takes its place by score, not in front
+        assertThat(SessionSelection.select(List.of("c.md#0", "x.md#0", "e.md#0"), pool, selected, distinct, 4, 400,
+                0.5, 0.5).ordered()).extracting(SelectionItem::chunkId)
+                .containsExactly("c.md#0", "b.md#0", "d.md#0", "e.md#0");
+        // no share: only still selected chunks are kept in front
+        assertThat(SessionSelection.select(List.of("a.md#0"), pool, selected, distinct, 2, 400, 0, 0).ordered())
                 .extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0");
         // the budget holds whatever is carried
-        SessionSelection.Result tight = SessionSelection.select(List.of("a.md#0", "c.md#0"), pool, distinct, 10,
-                250, 1.0);
+        SessionSelection.Result tight = SessionSelection.select(List.of("a.md#0", "c.md#0"), pool, selected,
+                distinct, 10, 250, 1.0, 0);
         assertThat(tight.tokensUsed()).isLessThanOrEqualTo(250);
         assertThat(tight.ordered()).extracting(SelectionItem::chunkId).containsExactly("a.md#0", "c.md#0");
-        assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, distinct, 1, 1, 1.5))
+        assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, selected, distinct, 1, 1, 1.5, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, selected, distinct, 1, 1, 0.5, -1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }
