@@ -202,7 +202,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
                          int topK) {
         /** timings_ms keys in route order. */
         private static final List<String> STEPS = List.of("parse", "access", "plan", "tfidf", "embedding", "semantic",
-                "lexical", "branches", "fusion", "result_access", "selection", "total");
+                "lexical", "branches", "fusion", "result_access", "selection", "session", "total");
         private static final String[][] BRANCHES = {
                 {"lexical", "Lucene BM25", EngineFloor.BM25},
                 {"semantic", "embedding + HNSW", null},
