@@ -144,7 +144,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
         Runnable cold = cache::clear;
         java.util.function.Supplier<long[]> counts = () -> new long[] {cache.hits(), cache.misses()};
         Runnable floorRun = () -> { };
-        EmbeddingModel model = spring.getBean(EmbeddingModel.class);
+        EmbeddingModel model = spring.getBean("queryEmbeddingModel", EmbeddingModel.class); // the route's own
         LexicalIndex lexical = spring.getBean(LexicalIndex.class);
         VectorIndex vectors = spring.getBean(VectorIndex.class);
         TfIdfIndex tfidf = spring.getBean(TfIdfIndex.class);
