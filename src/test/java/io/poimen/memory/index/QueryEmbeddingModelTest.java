@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,25 +21,16 @@ class QueryEmbeddingModelTest {
             float[] a = ingest.embed(text).content().vector();
             float[] b = query.embed(text).content().vector();
             assertThat(b).hasSize(384).hasSameSizeAs(a);
-            assertThat(cosine(a, b)).as(text).isGreaterThan(0.9999);
+            assertThat(VectorUtil.cosine(a, b)).as(text).isGreaterThan(0.9999f);
         }
         float[] other = query.embed("a completely different sentence about cooking pasta").content().vector();
-        assertThat(cosine(ingest.embed("kubectl rollout undo").content().vector(), other)).isLessThan(0.9);
+        float[] kubectl = ingest.embed("kubectl rollout undo").content().vector();
+        assertThat(VectorUtil.cosine(kubectl, other)).isLessThan(0.9f);
     }
 
     @Test
     void refusesZeroThreads() {
         assertThatThrownBy(() -> QueryEmbeddingModel.load(EmbeddingModelChoice.defaultChoice(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(">= 1");
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        double dot = 0, na = 0, nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
     }
 }
