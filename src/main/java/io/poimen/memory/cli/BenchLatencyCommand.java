@@ -144,7 +144,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
         Runnable cold = cache::clear;
         java.util.function.Supplier<long[]> counts = () -> new long[] {cache.hits(), cache.misses()};
         Runnable floorRun = () -> { };
-        EmbeddingModel model = spring.getBean(EmbeddingModel.class);
+        EmbeddingModel model = spring.getBean("queryEmbeddingModel", EmbeddingModel.class); // the route's own
         LexicalIndex lexical = spring.getBean(LexicalIndex.class);
         VectorIndex vectors = spring.getBean(VectorIndex.class);
         TfIdfIndex tfidf = spring.getBean(TfIdfIndex.class);
@@ -202,7 +202,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
                          int topK) {
         /** timings_ms keys in route order. */
         private static final List<String> STEPS = List.of("parse", "access", "plan", "tfidf", "embedding", "semantic",
-                "lexical", "branches", "fusion", "result_access", "selection", "total");
+                "lexical", "branches", "fusion", "result_access", "selection", "session", "total");
         private static final String[][] BRANCHES = {
                 {"lexical", "Lucene BM25", EngineFloor.BM25},
                 {"semantic", "embedding + HNSW", null},

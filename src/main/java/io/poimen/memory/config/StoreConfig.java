@@ -1,6 +1,7 @@
 package io.poimen.memory.config;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import io.poimen.memory.cluster.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
@@ -9,6 +10,7 @@ import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.index.QueryEmbeddingModel;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.index.ingest.IndexBootstrap;
@@ -54,6 +56,25 @@ public class StoreConfig {
         Path failureFile = props.faults().embeddingFailureFile();
         EmbeddingModel model = choice.load();
         model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
+        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
+    }
+
+    /**
+     * The query route's model ({@code #queryEmbeddingModel} on its endpoint): the same weights in a one-thread
+     * ONNX session. Not an autowire candidate, so ingest and everything else injected by type keep the bean above.
+     * An embedding model bean other than the in-process one above (supplied by another configuration) answers
+     * queries itself, as it did before this session existed.
+     */
+    @Bean(autowireCandidate = false)
+    EmbeddingModel queryEmbeddingModel(EmbeddingModel ingestModel, EmbeddingModelChoice choice,
+                                       PoimenProperties props) {
+        if (!(ingestModel instanceof AbstractInProcessEmbeddingModel)
+                && !(ingestModel instanceof FaultInjectedEmbeddingModel)) {
+            return ingestModel;
+        }
+        Path failureFile = props.faults().embeddingFailureFile();
+        EmbeddingModel model = QueryEmbeddingModel.load(choice, 1);
+        model.embed("warm-up");
         return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
     }
 

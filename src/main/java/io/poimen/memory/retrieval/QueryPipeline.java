@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.camel.Body;
 import org.apache.camel.ExchangeProperty;
 
 /**
@@ -133,9 +134,21 @@ public class QueryPipeline {
         List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
         ctx.time("selection", t0);
         ctx.time("total", ctx.startedNanos);
+        ctx.mark();
         return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
                 List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
                 new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);
+    }
+
+    /**
+     * Last step before the JSON: times what ran since selection (the session arrangement, the agent event) as
+     * {@code session} and takes {@code total} again, so that the route's total holds every step of the route.
+     */
+    public QueryResponse answered(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
+                                  @Body QueryResponse response) {
+        ctx.time("session", ctx.mark);
+        ctx.time("total", ctx.startedNanos);
+        return response;
     }
 
     /**

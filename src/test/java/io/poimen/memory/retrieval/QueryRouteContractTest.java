@@ -98,9 +98,14 @@ abstract class QueryRouteContractTest {
         assertThat(ctx.path("tokens_used").asInt()).isPositive().isLessThanOrEqualTo(ctx.path("token_budget").asInt());
         assertThat(ctx.path("chunks").size()).isEqualTo(r.path("results").size());
         for (String t : List.of("parse", "access", "plan", "tfidf", "embedding", "semantic", "lexical", "branches",
-                "fusion", "result_access", "selection", "total")) {
+                "fusion", "result_access", "selection", "session", "total")) {
             assertThat(r.path("timings_ms").has(t)).as(t).isTrue();
         }
+        // the route's total covers the steps after selection too (the session step, the agent event)
+        JsonNode times = r.path("timings_ms");
+        assertThat(times.path("total").asDouble()).isGreaterThanOrEqualTo(
+                times.path("branches").asDouble() + times.path("selection").asDouble()
+                        + times.path("session").asDouble());
     }
 
     @Test
