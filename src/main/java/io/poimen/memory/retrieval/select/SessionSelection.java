@@ -19,6 +19,8 @@ import java.util.Set;
  * <p>Why: a plain selection of ten chunks out of a few hundred changes from one follow-up question to the next, so
  * the previous prompt's first chunk is often gone and with it every cached token. Keeping what is still relevant
  * keeps the prefix; the score floor keeps a chunk of a question the session has left from crowding out this one's.
+ * Carrying needs at least one previous chunk in the plain selection: when none is, the question is on another topic
+ * and the turn gets the plain selection (its still-selected chunks would be kept in front, but there are none).
  */
 public final class SessionSelection {
     private SessionSelection() {
@@ -48,8 +50,10 @@ public final class SessionSelection {
         pool.forEach(c -> byId.putIfAbsent(c.chunkId(), c));
         double floor = minScore * candidates.stream().filter(c -> selected.contains(c.chunkId()))
                 .mapToDouble(SelectionItem::score).min().orElse(Double.POSITIVE_INFINITY);
-        int carryTokens = (int) Math.floor(budget * carryShare);
-        int carrySlots = (int) Math.floor(topK * carryShare);
+        // a session that has left its topic (no previous chunk is selected on its own merit) carries nothing
+        boolean onTopic = previous.stream().anyMatch(selected::contains);
+        int carryTokens = onTopic ? (int) Math.floor(budget * carryShare) : 0;
+        int carrySlots = onTopic ? (int) Math.floor(topK * carryShare) : 0;
         List<SelectionItem> out = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         long used = 0;

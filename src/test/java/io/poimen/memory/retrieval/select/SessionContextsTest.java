@@ -126,4 +126,18 @@ class SessionContextsTest {
         assertThatThrownBy(() -> SessionSelection.select(List.of(), pool, selected, distinct, 1, 1, 0.5, -1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+    @Test
+    void aTurnWithNoneOfThePreviousChunksSelectedCarriesNothingAndGetsThePlainSelection() {
+        SelectionItem a = item("a.md#0", 0.2, 100);
+        SelectionItem b = item("b.md#0", 0.9, 100);
+        SelectionItem d = item("d.md#0", 0.8, 100);
+        List<SelectionItem> distinct = List.of(b, d, a);
+        Set<String> selected = Set.of("b.md#0", "d.md#0");
+        // a is a candidate within the share, but the session has left its topic: nothing of it is selected
+        assertThat(SessionSelection.select(List.of("a.md#0"), List.of(a), selected, distinct, 2, 400, 1.0, 0)
+                .ordered()).extracting(SelectionItem::chunkId).containsExactly("b.md#0", "d.md#0");
+        // one previous chunk still selected: the session is on topic and a is carried in front of it
+        assertThat(SessionSelection.select(List.of("a.md#0", "d.md#0"), List.of(a, d), selected, distinct, 3, 400,
+                1.0, 0).ordered()).extracting(SelectionItem::chunkId).containsExactly("a.md#0", "d.md#0", "b.md#0");
+    }
 }
