@@ -78,6 +78,14 @@ class McpEnvelopeFilterTest {
     }
 
     @Test
+    void aBodyNestedTooDeepOrWithAHugeNumberIsAParseErrorNotAStackOverflow() throws Exception {
+        String deep = "[".repeat(50_000) + "]".repeat(50_000);
+        refused(post(call("tools/call", "{\"name\":\"read_note\",\"arguments\":{\"path\":" + deep + "}}")),
+                -32700);
+        refused(post("{\"jsonrpc\":\"2.0\",\"id\":" + "9".repeat(100_000) + ",\"method\":\"ping\"}"), -32700);
+    }
+
+    @Test
     void aBodyThatIsNotOneJsonObjectIsAnInvalidRequest() throws Exception {
         for (String body : List.of("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "\"ping\"", "42", "null")) {
             refused(post(body), -32600);
