@@ -32,7 +32,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * (or worse, a stream that never completes). Here: methods other than GET, POST and DELETE are a 405, a body over
  * {@link #MAX_BODY} a 413, and a body that is not one well-formed JSON-RPC 2.0 message whose params the MCP schema
  * types accept is a 400 with a JSON-RPC error ({@code -32700} parse error, {@code -32600} invalid request,
- * {@code -32602} invalid params), all before any stream is opened.
+ * {@code -32602} invalid params), all before any stream is opened. The body is parsed once: the transport reads it
+ * through {@link ParsedBodies}, which hands it this filter's parse.
  */
 public class McpEnvelopeFilter extends OncePerRequestFilter {
     static final int MAX_BODY = 4 * 1024 * 1024;
