@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * What one viewer may see of agent events. A viewer sees the events of their own agents, and the events of a
@@ -21,9 +23,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public class AgentEventAccess {
     private static final Object DROP = new Object();
     private final AccessChecks checks;
+    private final Supplier<Set<String>> vaultPaths;
 
-    public AgentEventAccess(AccessChecks checks) {
+    /** @param vaultPaths the vault's note paths now, to find them in free text ({@link PathMentions}) */
+    public AgentEventAccess(AccessChecks checks, Supplier<Set<String>> vaultPaths) {
         this.checks = checks;
+        this.vaultPaths = vaultPaths;
     }
 
     /** @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it */
@@ -102,7 +107,7 @@ public class AgentEventAccess {
                 if (looksLikePath(s)) {
                     return allows(s) ? s : DROP;
                 }
-                return PathMentions.withoutDenied(s, this::allows);
+                return PathMentions.withoutDenied(s, vaultPaths.get(), this::allows);
             }
             if (value instanceof Map<?, ?> map) {
                 Map<String, Object> out = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.poimen.memory.agents;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import javax.sql.DataSource;
@@ -23,8 +24,8 @@ public class AgentsConfig {
     }
 
     @Bean
-    AgentEventAccess agentEventAccess(AccessChecks checks) {
-        return new AgentEventAccess(checks);
+    AgentEventAccess agentEventAccess(AccessChecks checks, GraphService graph) {
+        return new AgentEventAccess(checks, () -> graph.current().notes());
     }
 
     @Bean

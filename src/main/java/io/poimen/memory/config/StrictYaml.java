@@ -1,7 +1,7 @@
 package io.poimen.memory.config;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +42,15 @@ public final class StrictYaml {
 
     /** @throws PolicyFileException for bad YAML, an unknown key or a value the parser rejects */
     public static <T> T parse(Path file, Function<Map<String, Object>, T> parser) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        return parse(file, Files.readString(file, StandardCharsets.UTF_8), parser);
+    }
+
+    /** {@link #parse(Path, Function)} of {@code text}, a content of {@code file} read before. */
+    public static <T> T parse(Path file, String text, Function<Map<String, Object>, T> parser) {
         Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
         Object doc;
         Node root;
-        try (Reader r = new java.io.StringReader(text); Reader r2 = new java.io.StringReader(text)) {
+        try (StringReader r = new StringReader(text); StringReader r2 = new StringReader(text)) {
             doc = yaml.load(r);
             root = yaml.compose(r2);
         } catch (RuntimeException e) {

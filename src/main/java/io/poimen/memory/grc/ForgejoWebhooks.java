@@ -67,6 +67,11 @@ public class ForgejoWebhooks {
         if (event == null || delivery == null) {
             throw ApiException.badRequest("missing X-Forgejo-Event or X-Forgejo-Delivery header");
         }
+        // the columns of webhook_deliveries (V4__grc.sql): a longer value would fail the insert, not the request
+        if (event.length() > 64 || delivery.length() > 128 || !printable(event) || !printable(delivery)) {
+            throw ApiException.badRequest("X-Forgejo-Event takes at most 64 and X-Forgejo-Delivery at most 128 "
+                    + "printable characters");
+        }
         exchange.setProperty(EVENT, event);
         exchange.setProperty(DELIVERY, delivery);
         exchange.setProperty(PAYLOAD, payload);
@@ -123,6 +128,10 @@ public class ForgejoWebhooks {
         answer.put("event", exchange.getProperty(EVENT, String.class));
         answer.put("status", what);
         return answer;
+    }
+
+    private static boolean printable(String s) {
+        return s.chars().noneMatch(Character::isISOControl);
     }
 
     private static String header(Exchange exchange, String name, String alternative) {

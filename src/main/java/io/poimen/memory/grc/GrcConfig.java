@@ -62,8 +62,9 @@ public class GrcConfig {
     }
 
     @Bean
-    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock) {
-        return new VaultSync(vault, git, callers, access, clock);
+    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock,
+                        io.poimen.memory.graph.GraphService graph) {
+        return new VaultSync(vault, git, callers, access, clock, () -> graph.current().notes());
     }
 
     @Bean

@@ -41,6 +41,7 @@ public class VaultSync {
     private final CallerResolver callers;
     private final AccessChecks access;
     private final Clock clock;
+    private final java.util.function.Supplier<java.util.Set<String>> vaultPaths;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong runs = new AtomicLong();
     private final Deque<SyncStatus.SyncError> errors = new ArrayDeque<>();
@@ -50,7 +51,9 @@ public class VaultSync {
     private List<FileChange> filesChanged = List.of();
     private int notesReindexed;
 
-    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock) {
+    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock,
+                     java.util.function.Supplier<java.util.Set<String>> vaultPaths) {
+        this.vaultPaths = vaultPaths;
         this.vault = vault;
         this.git = git;
         this.callers = callers;
@@ -180,7 +183,7 @@ public class VaultSync {
                 .toList();
         // an error message (a git conflict) may name files too: those the caller may not read are hidden
         List<SyncStatus.SyncError> errors = s.errors().stream().map(e -> new SyncStatus.SyncError(e.at(),
-                PathMentions.withoutDenied(e.message(), p -> readable(read, p)))).toList();
+                PathMentions.withoutDenied(e.message(), vaultPaths.get(), p -> readable(read, p)))).toList();
         return new SyncStatus(s.enabled(), s.lastCommit(), s.lastSync(), s.lastAttempt(), visible,
                 s.notesReindexed(), errors, s.requests(), s.runs());
     }

@@ -1,8 +1,6 @@
 package io.poimen.memory.mcp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -12,7 +10,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
  * The MCP tools beyond reading: {@code propose_edit} and {@code draft_status} go through the edit-through-review
@@ -22,16 +19,12 @@ import java.util.function.BiFunction;
  * ({@code direct:mcp-recent-changes}) read through routes too. Every call carries the MCP request's credentials
  * (the request's caller and trace id in the MCP transport context, see {@link HubCalls}), so the caller's policies and the audit apply as over HTTP.
  */
-public class AgentTools {
-    private final HubCalls hub;
-    private final ObjectMapper json = new ObjectMapper();
-    private final McpJsonMapper mcpJson;
-
+public class AgentTools extends HubTools {
     public AgentTools(HubCalls hub, McpJsonMapper mcpJson) {
-        this.hub = hub;
-        this.mcpJson = mcpJson;
+        super(hub, mcpJson);
     }
 
+    @Override
     public List<SyncToolSpecification> specifications() {
         return List.of(
                 tool("propose_edit", "Propose a change to one note: the whole new markdown text and a message. "
@@ -92,7 +85,7 @@ public class AgentTools {
             return error(answer, "");
         }
         JsonNode draft = read(answer.json());
-        ObjectNode out = json.createObjectNode();
+        ObjectNode out = JSON.createObjectNode();
         for (String f : List.of("draft_id", "document_path", "status", "branch", "attempts", "last_error",
                 "pr_number", "pr_url", "updated_at")) {
             out.set(f, draft.get(f));
@@ -132,48 +125,9 @@ public class AgentTools {
         return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 
-    private SyncToolSpecification tool(String name, String description, String schema,
-                                       BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest,
-                                               McpSchema.CallToolResult> handler) {
-        return SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(mcpJson, schema).build())
-                .callHandler(handler)
-                .build();
-    }
-
-    private static Map<String, Object> args(McpSchema.CallToolRequest request) {
-        return request.arguments() != null ? request.arguments() : Map.of();
-    }
-
     private static void putIfPresent(Map<String, Object> headers, String name, Object value) {
         if (value != null) {
             headers.put(name, value instanceof Number n ? (Object) n.intValue() : value.toString());
-        }
-    }
-
-    private McpSchema.CallToolResult ok(JsonNode result) {
-        return McpSchema.CallToolResult.builder().addTextContent(result.toString())
-                .structuredContent(json.convertValue(result, Map.class)).isError(false).build();
-    }
-
-    private static McpSchema.CallToolResult error(HubCalls.Answer answer, String prefix) {
-        return McpSchema.CallToolResult.builder()
-                .addTextContent(prefix + "HTTP " + answer.status() + ": " + answer.json()).isError(true).build();
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(e.getOriginalMessage(), e);
-        }
-    }
-
-    private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("hub answered non-JSON: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -19,7 +19,9 @@ public class AgentToolsConfig {
     }
 
     @Bean
-    VaultHistory vaultHistory(PoimenProperties poimen, CallerResolver callers, AccessChecks checks) {
-        return new VaultHistory(poimen.vault().path().toAbsolutePath().normalize(), callers, checks);
+    VaultHistory vaultHistory(PoimenProperties poimen, CallerResolver callers, AccessChecks checks,
+                              GraphService graph) {
+        return new VaultHistory(poimen.vault().path().toAbsolutePath().normalize(), callers, checks,
+                () -> graph.current().notes());
     }
 }

@@ -47,7 +47,7 @@ public class McpConfig {
     @Bean
     HttpServletStreamableServerTransportProvider mcpTransport(McpJsonMapper mcpJsonMapper) {
         return HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(mcpJsonMapper)
+                .jsonMapper(new McpEnvelopeFilter.ParsedBodies(mcpJsonMapper))
                 .mcpEndpoint(ENDPOINT)
                 .contextExtractor(HubCalls::context)
                 .build();

@@ -1,8 +1,6 @@
 package io.poimen.memory.mcp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -18,16 +16,12 @@ import java.util.Map;
  * HTTP API uses ({@code direct:query}, {@code direct:vault-file}, {@code direct:vault-skills}) as the caller of the
  * MCP request ({@link HubCalls}), so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
  */
-public class MemoryTools {
-    private final HubCalls hub;
-    private final ObjectMapper json = new ObjectMapper();
-    private final McpJsonMapper mcpJson;
-
+public class MemoryTools extends HubTools {
     public MemoryTools(HubCalls hub, McpJsonMapper mcpJson) {
-        this.hub = hub;
-        this.mcpJson = mcpJson;
+        super(hub, mcpJson);
     }
 
+    @Override
     public List<SyncToolSpecification> specifications() {
         return List.of(
                 tool("search_memory", "Search the team's memory vault in one project: hybrid TF-IDF, semantic and "
@@ -48,17 +42,8 @@ public class MemoryTools {
                         {"type":"object","properties":{}}""", this::listSkills));
     }
 
-    private SyncToolSpecification tool(String name, String description, String schema,
-                                       java.util.function.BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest,
-                                               McpSchema.CallToolResult> handler) {
-        return SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(mcpJson, schema).build())
-                .callHandler(handler)
-                .build();
-    }
-
     McpSchema.CallToolResult searchMemory(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-        Map<String, Object> args = request.arguments() != null ? request.arguments() : Map.of();
+        Map<String, Object> args = args(request);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("project", args.get("project"));
         body.put("query", args.get("query"));
@@ -74,10 +59,10 @@ public class MemoryTools {
         }
         HubCalls.Answer answer = hub.call("direct:query", exchange.transportContext(), write(body), Map.of());
         if (!answer.ok()) {
-            return error(answer);
+            return error(answer, "");
         }
         JsonNode response = read(answer.json());
-        ArrayNode results = json.createArrayNode();
+        ArrayNode results = JSON.createArrayNode();
         for (JsonNode r : response.path("results")) {
             ObjectNode item = results.addObject();
             item.set("path", r.get("path"));
@@ -86,7 +71,7 @@ public class MemoryTools {
             item.set("text", r.get("text"));
             item.set("reason", r.path("breakdown").get("reason"));
         }
-        ObjectNode out = json.createObjectNode();
+        ObjectNode out = JSON.createObjectNode();
         out.set("project", response.get("project"));
         out.set("strategy", response.get("strategy"));
         out.set("degraded", response.get("degraded"));
@@ -95,43 +80,17 @@ public class MemoryTools {
     }
 
     McpSchema.CallToolResult readNote(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-        Object path = request.arguments() != null ? request.arguments().get("path") : null;
+        Object path = args(request).get("path");
         Map<String, Object> headers = new LinkedHashMap<>();
         if (path != null) {
             headers.put("path", path.toString());
         }
         HubCalls.Answer answer = hub.call("direct:vault-file", exchange.transportContext(), null, headers);
-        return answer.ok() ? ok(read(answer.json())) : error(answer);
+        return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 
     McpSchema.CallToolResult listSkills(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
         HubCalls.Answer answer = hub.call("direct:vault-skills", exchange.transportContext(), null, Map.of());
-        return answer.ok() ? ok(read(answer.json())) : error(answer);
-    }
-
-    private McpSchema.CallToolResult ok(JsonNode result) {
-        return McpSchema.CallToolResult.builder().addTextContent(result.toString())
-                .structuredContent(json.convertValue(result, Map.class)).isError(false).build();
-    }
-
-    private static McpSchema.CallToolResult error(HubCalls.Answer answer) {
-        return McpSchema.CallToolResult.builder()
-                .addTextContent("HTTP " + answer.status() + ": " + answer.json()).isError(true).build();
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(e.getOriginalMessage(), e);
-        }
-    }
-
-    private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("hub answered non-JSON: " + e.getOriginalMessage(), e);
-        }
+        return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 }

@@ -46,8 +46,11 @@ public class VaultHistory {
     private final Path vault;
     private final CallerResolver callers;
     private final AccessChecks checks;
+    private final java.util.function.Supplier<java.util.Set<String>> vaultPaths;
 
-    public VaultHistory(Path vault, CallerResolver callers, AccessChecks checks) {
+    public VaultHistory(Path vault, CallerResolver callers, AccessChecks checks,
+                        java.util.function.Supplier<java.util.Set<String>> vaultPaths) {
+        this.vaultPaths = vaultPaths;
         this.vault = vault;
         this.callers = callers;
         this.checks = checks;
@@ -114,8 +117,8 @@ public class VaultHistory {
                             && allowed.computeIfAbsent(e.getOldPath(), p -> ReadCheck.allows(checks, caller, p, trace))
                             ? e.getOldPath() : null;
                     // the message may name other notes of the commit: those the caller may not read are hidden
-                    String message = PathMentions.withoutDenied(c.getShortMessage(), p -> allowed.computeIfAbsent(
-                            p, x -> mentionAllowed(caller, x, trace)));
+                    String message = PathMentions.withoutDenied(c.getShortMessage(), vaultPaths.get(),
+                            p -> allowed.computeIfAbsent(p, x -> mentionAllowed(caller, x, trace)));
                     latest.put(path, new Change(path, change(e.getChangeType()), old, c.getName(), when.toString(),
                             message));
                 }

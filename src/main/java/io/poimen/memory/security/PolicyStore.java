@@ -36,7 +36,15 @@ public class PolicyStore {
         this.defaultsFile = policiesDir.resolve("default.yaml");
     }
 
-    /** The defaults, or null when {@code default.yaml} exists but does not parse (then defaults deny). */
+    /**
+     * The policy files ({@code _access.yaml} and {@code default.yaml}) whose version on disk is rejected, each with
+     * its error (file, line, key) and whether its previous version is in force or access is denied.
+     */
+    public java.util.Map<String, String> rejected() {
+        return files.rejected();
+    }
+
+    /** The defaults, or null when {@code default.yaml} exists but does not parse and there is no earlier version (then defaults deny). */
     public PolicyDefaults defaults() {
         PolicyFiles.Loaded<PolicyDefaults> d = files.load(defaultsFile, "", PolicyDefaults::fromYaml);
         if (d.unparseable()) {

@@ -59,8 +59,13 @@ public class SecurityConfig {
     }
 
     @Bean
-    RbacEngine rbacEngine(PoimenProperties props, RolePolicy roles) {
-        return new RbacEngine(new PolicyStore(props.vault().path(), props.policies().dir()), roles);
+    PolicyStore policyStore(PoimenProperties props) {
+        return new PolicyStore(props.vault().path(), props.policies().dir());
+    }
+
+    @Bean
+    RbacEngine rbacEngine(PolicyStore policies, RolePolicy roles) {
+        return new RbacEngine(policies, roles);
     }
 
     @Bean

@@ -52,7 +52,8 @@ class AgentStreamAccessTest {
                 new Availability(60_000));
         Path policies = Path.of("policies").toAbsolutePath();
         RbacEngine engine = new RbacEngine(new PolicyStore(VAULT, policies), new RolePolicy(policies));
-        return new AgentEventAccess(new OidcAccessChecks(new AuditedAccess(engine, audit), new VaultPathGuard(VAULT)));
+        return new AgentEventAccess(new OidcAccessChecks(new AuditedAccess(engine, audit), new VaultPathGuard(VAULT)),
+                java.util.Set::of);
     }
 
     @AfterEach

@@ -45,7 +45,7 @@ class PolicyFileLoadingTest {
         RetrievalPolicy policy = new RetrievalPolicy(policies);
         RolePolicy roles = new RolePolicy(policies);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        PolicyFilesHealthIndicator health = new PolicyFilesHealthIndicator(policy, roles, registry);
+        PolicyFilesHealthIndicator health = new PolicyFilesHealthIndicator(policy, roles, new io.poimen.memory.security.PolicyStore(policies, policies), registry);
         assertThat(policy.current().minTokensForHybrid()).isEqualTo(3);
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 

@@ -64,6 +64,22 @@ class ForgejoWebhookTest extends GrcTestSupport {
     }
 
     @Test
+    void aDeliveryIdOrEventLongerThanItsColumnIsA400AndNothingIsRecorded() throws Exception {
+        long before = requests();
+        String body = pushPayload("refs/heads/main", "0".repeat(40), "1".repeat(40));
+        for (String[] headers : new String[][] {{"push", "d".repeat(129)}, {"p".repeat(65), "d-1"}
+                }) {
+            ResponseEntity<String> r = webhook(headers[0], headers[1], body, signed(body));
+            assertThat(r.getStatusCode().value()).as(headers[0].length() + "/" + headers[1].length()).isEqualTo(400);
+            assertThat(json(r).path("error").asText()).isEqualTo("bad_request");
+            assertThat(json(r).path("message").asText()).contains("X-Forgejo-Delivery");
+        }
+        assertThat(requests()).as("no sync was requested").isEqualTo(before);
+        String delivery = "d".repeat(128);
+        assertThat(webhook("push", delivery, body, signed(body)).getStatusCode().value()).as("128 fit").isEqualTo(202);
+    }
+
+    @Test
     void malformedJsonIsRefusedWith400AndIsNotRecordedAsDelivered() throws Exception {
         long before = requests();
         String body = "{\"ref\": \"refs/heads/main\", \"after\": ";

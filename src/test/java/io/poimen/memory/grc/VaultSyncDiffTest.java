@@ -39,7 +39,7 @@ class VaultSyncDiffTest {
                 Duration.ofSeconds(5), "poimen", null, null, "users.noreply.poimen");
         VaultGit vault = new VaultGit(dir.resolve("vault"), props, null);
         vault.prepare();
-        VaultSync sync = new VaultSync(vault, props, null, null, Clock.systemUTC());
+        VaultSync sync = new VaultSync(vault, props, null, null, Clock.systemUTC(), java.util.Set::of);
 
         commit(mate, "b.md", "two");
         Object first = pullAndPlan(sync, vault);

@@ -77,4 +77,19 @@ class McpServerTest extends HubWebTestBase {
             assertThat(McpClients.text(skills)).contains("SKILL-kubernetes-debugging");
         }
     }
+
+    @Test
+    void otherMethodsOnTheEndpointAreA405JsonAnswerWithAllow() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        for (String method : List.of("PUT", "PATCH", "OPTIONS")) {
+            java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(base() + "/mcp")).header("Content-Type", "application/json")
+                    .method(method, java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(method).isEqualTo(405);
+            assertThat(r.headers().firstValue("Allow")).hasValue("GET, POST, DELETE");
+            assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+            assertThat(json.readTree(r.body()).path("error").asText()).isEqualTo("method_not_allowed");
+        }
+    }
 }

@@ -299,26 +299,65 @@ class OidcSecurityHttpTest {
     }
 
     @Test
-    void anEditedPolicyAppliesToTheNextRequestAndABrokenOneDenies() throws Exception {
+    void anEditedPolicyAppliesToTheNextRequestAndABrokenOneKeepsThePreviousVersionAndIsReported() throws Exception {
         Path policy = VAULT.resolve("projects/rust-guide/_access.yaml");
         String original = Files.readString(policy);
+        String restricted = "project: rust-guide\nowner_group: rust-learners\naccess_level: group\n"
+                + "allowed_groups: [rust-learners]\n";
         try {
             assertThat(query(charlie(), "rust-guide", "ownership").statusCode()).isEqualTo(200);
+            assertThat(rejectedAccessPolicies()).isEqualTo(0);
 
-            Files.writeString(policy, "project: rust-guide\nowner_group: rust-learners\naccess_level: group\n"
-                    + "allowed_groups: [rust-learners]\n");
+            edit(policy, restricted, 1);
             HttpResponse<String> denied = query(charlie(), "rust-guide", "ownership");
             assertThat(denied.statusCode()).isEqualTo(403);
             assertThat(json(denied).path("reason").asText()).isEqualTo("not_in_allowed_groups");
 
-            Files.writeString(policy, "project: rust-guide\naccess_level: [public\n");
-            HttpResponse<String> broken = query(charlie(), "rust-guide", "ownership");
-            assertThat(broken.statusCode()).isEqualTo(403);
-            assertThat(json(broken).path("reason").asText()).isEqualTo("policy_unparseable");
+            // an unknown key, a wrong type, bad YAML: each rejected at its line, the restricted version stays
+            Map<String, String> broken = Map.of(
+                    restricted.replace("allowed_groups", "alowed_groups"), ":4: unknown key 'alowed_groups'",
+                    restricted.replace("[rust-learners]", "{a: 1}"), ":4: key 'allowed_groups",
+                    "project: rust-guide\naccess_level: [group\n", "not valid YAML");
+            int n = 2;
+            for (Map.Entry<String, String> b : broken.entrySet()) {
+                edit(policy, b.getKey(), n++);
+                HttpResponse<String> still = query(charlie(), "rust-guide", "ownership");
+                assertThat(still.statusCode()).as(b.getKey()).isEqualTo(403);
+                assertThat(json(still).path("reason").asText()).isEqualTo("not_in_allowed_groups");
+                assertThat(query(token("rl", List.of("rust-learners"), List.of("viewer")), "rust-guide",
+                        "ownership").statusCode()).as("the old grants still apply").isEqualTo(200);
+                assertThat(rejectedAccessPolicies()).isEqualTo(1);
+                assertThat(policyHealth.health().getStatus().getCode()).isEqualTo("DEGRADED");
+                assertThat(policyHealth.health().getDetails().get(policy.toString()).toString())
+                        .contains("previous version in force", policy + (b.getValue().startsWith(":") ? "" : ": "),
+                                b.getValue());
+            }
+
+            edit(policy, original, n);
+            assertThat(query(charlie(), "rust-guide", "ownership").statusCode()).as("the fixed file applies")
+                    .isEqualTo(200);
+            assertThat(rejectedAccessPolicies()).isEqualTo(0);
+            assertThat(policyHealth.health().getDetails()).doesNotContainKey(policy.toString());
         } finally {
             Files.writeString(policy, original);
         }
         assertThat(query(charlie(), "rust-guide", "ownership").statusCode()).isEqualTo(200);
+    }
+
+    @Autowired io.poimen.memory.ops.PolicyFilesHealthIndicator policyHealth;
+
+    static void edit(Path file, String text, int step) throws IOException {
+        Files.writeString(file, text);
+        // a later modification time for every edit, whatever the file system's time granularity
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().plusSeconds(step)));
+    }
+
+    @Autowired io.micrometer.core.instrument.MeterRegistry meters;
+
+    /** The gauge {@code poimen.policy.rejected{file="_access.yaml"}} (its Prometheus name: poimen_policy_rejected). */
+    int rejectedAccessPolicies() {
+        return (int) meters.get("poimen.policy.rejected").tag("file", PolicyStore.POLICY_FILE).gauge().value();
     }
 
     @Test

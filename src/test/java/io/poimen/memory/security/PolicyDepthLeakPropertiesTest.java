@@ -279,7 +279,8 @@ class PolicyDepthLeakPropertiesTest {
         check();
 
         // agent logs and the stream: another agent's retrieval in each project, as this caller is shown it
-        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks).viewer(s.caller(), trace);
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, () -> graph.current().notes())
+                .viewer(s.caller(), trace);
         List<String> all = List.copyOf(NOTES.keySet());
         List<Map<String, Object>> chunks = IntStream.range(0, all.size()).mapToObj(i -> Map.<String, Object>of(
                 "path", all.get(i), "heading", "Heading " + i, "score", 1.0 / (i + 1))).toList();
@@ -301,8 +302,7 @@ class PolicyDepthLeakPropertiesTest {
                         .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
                 assertThat((List<?>) shown.payload().get("scores")).hasSize(visible.size());
                 assertThat(shown.payload().get("note")).as("event text in " + project).isEqualTo("read "
-                        + all.stream().map(p -> readable.contains(p) || !(p.startsWith("projects/")
-                                || p.startsWith("shared/")) ? p : PathMentions.HIDDEN)
+                        + all.stream().map(p -> readable.contains(p) ? p : PathMentions.HIDDEN)
                         .collect(Collectors.joining(" and ")));
             }
             check();

@@ -24,6 +24,7 @@ class RbacEngineTest {
     Path vault;
     Path policies;
     RbacEngine engine;
+    PolicyStore store;
 
     static Caller caller(String sub, List<String> groups, List<String> roles) {
         List<String> perms = List.copyOf(RoleModel.defaults().permissionsOf(roles));
@@ -36,7 +37,8 @@ class RbacEngineTest {
         policies = tmp.resolve("policies");
         FileSystemUtils.copyRecursively(Path.of("examples/vault"), vault);
         FileSystemUtils.copyRecursively(Path.of("policies"), policies);
-        engine = new RbacEngine(new PolicyStore(vault, policies), new RolePolicy(policies));
+        store = new PolicyStore(vault, policies);
+        engine = new RbacEngine(store, new RolePolicy(policies));
     }
 
     AccessDecision read(Caller c, VaultResource r) {
@@ -116,18 +118,55 @@ class RbacEngineTest {
     }
 
     @Test
-    void brokenPoliciesDenyAndDoNotKeepTheLastGoodOne() throws IOException {
+    void aBrokenPolicyKeepsItsLastGoodVersionAndIsReportedAndOneBrokenFromTheStartDenies() throws IOException {
         Path policy = vault.resolve("projects/rust-guide/_access.yaml");
+        String good = Files.readString(policy);
         assertThat(read(ALICE, VaultResource.project("rust-guide")).allowed()).isTrue();
-        for (String broken : List.of("access_level: [public", "access_level: everyone\n", "project: rust-guide\n",
+        List<String> broken = List.of("access_level: [public", "access_level: everyone\n", "project: rust-guide\n",
                 "- just\n- a list\n", "access_level: private\n", "project: poimen\naccess_level: public\n",
-                "access_level: public\nallowed_groups: nope\n")) {
-            Files.writeString(policy, broken);
-            Files.setLastModifiedTime(policy, FileTime.from(Instant.now().plusSeconds(broken.length())));
+                "access_level: public\nallowed_groups: nope\n", "access_level: public\nalowed_groups: []\n");
+        int step = 0;
+        for (String b : broken) {
+            edit(policy, b, ++step);
             assertThat(read(ALICE, VaultResource.project("rust-guide")))
-                    .as(broken).extracting(AccessDecision::allowed, AccessDecision::reason)
-                    .containsExactly(false, "policy_unparseable");
+                    .as(b).extracting(AccessDecision::allowed, AccessDecision::reason)
+                    .containsExactly(true, "access_level_public");
+            assertThat(store.rejected()).as(b).containsOnlyKeys(policy.toString());
+            assertThat(store.rejected().get(policy.toString())).startsWith("rejected, previous version in force: ")
+                    .contains(policy.toString());
         }
+        assertThat(store.rejected().get(policy.toString())).contains(":2: unknown key 'alowed_groups'");
+
+        // a fresh hub (nothing earlier in force) denies on the same broken file
+        PolicyStore fresh = new PolicyStore(vault, policies);
+        RbacEngine restarted = new RbacEngine(fresh, new RolePolicy(policies));
+        assertThat(restarted.check(ALICE, VaultResource.project("rust-guide"), Action.READ).reason())
+                .isEqualTo("policy_unparseable");
+        assertThat(fresh.rejected().get(policy.toString())).startsWith("rejected, access it governs is DENIED: ");
+
+        // fixed: the new version applies and nothing is reported any more
+        edit(policy, good.replace("access_level: public", "access_level: group"), ++step);
+        assertThat(read(ALICE, VaultResource.project("rust-guide")).reason()).isEqualTo("not_in_allowed_groups");
+        assertThat(store.rejected()).isEmpty();
+        assertThat(restarted.check(ALICE, VaultResource.project("rust-guide"), Action.READ).reason())
+                .isEqualTo("not_in_allowed_groups");
+    }
+
+    @Test
+    void aUnitThatFirstAsksWhileASharedPolicyIsBrokenGetsItsLastGoodVersion() throws IOException {
+        Path shared = vault.resolve("shared/" + PolicyStore.POLICY_FILE);
+        edit(shared, "access_level: group\nallowed_groups: [platform-team]\n", 1);
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).allowed()).isTrue();
+        edit(shared, "access_level: group\nallowed_groups: platform-team\n", 2);
+        // shared/_access.yaml is parsed per unit: a skill not asked for before still gets the last good version
+        assertThat(read(ALICE, VaultResource.skill("SKILL-kubernetes-debugging")).reason())
+                .isEqualTo("not_in_allowed_groups");
+        assertThat(read(CHARLIE, VaultResource.skill("SKILL-kubernetes-debugging")).allowed()).isTrue();
+    }
+
+    static void edit(Path file, String text, int step) throws IOException {
+        Files.writeString(file, text);
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(step)));
     }
 
     @Test
@@ -140,9 +179,13 @@ class RbacEngineTest {
         assertThat(read(CHARLIE, VaultResource.project("new-project")).reason()).isEqualTo("access_level_public");
         assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("default_access_deny");
 
-        Files.writeString(policies.resolve("default.yaml"), "default_access: [\n");
-        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("policy_unparseable");
-        assertThat(engine.check(BOB, VaultResource.skill("SKILL-private-debug"), Action.WRITE).reason())
+        // broken later: the last good defaults stay; broken from the start (a fresh hub): deny
+        edit(policies.resolve("default.yaml"), "default_access: [\n", 1);
+        assertThat(read(CHARLIE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("default_access_deny");
+        RbacEngine fresh = new RbacEngine(new PolicyStore(vault, policies), new RolePolicy(policies));
+        assertThat(fresh.check(CHARLIE, VaultResource.of("shared/concepts/gitops.md"), Action.READ).reason())
+                .isEqualTo("policy_unparseable");
+        assertThat(fresh.check(BOB, VaultResource.skill("SKILL-private-debug"), Action.WRITE).reason())
                 .isEqualTo("policy_unparseable");
     }
 
@@ -187,9 +230,11 @@ class RbacEngineTest {
         assertThat(read(CHARLIE, VaultResource.skill("SKILL-kubernetes-debugging")).allowed()).isFalse();
         assertThat(read(ALICE, VaultResource.of("shared/concepts/gitops.md")).allowed()).isTrue();
 
-        // a child that does not parse denies what is below it, not its parent
-        Files.writeString(secret.resolve(PolicyStore.POLICY_FILE), "access_level: [private\n");
-        assertThat(read(both, deep).reason()).isEqualTo("policy_unparseable");
+        // a child that never parsed denies what is below it, not its parent
+        Path broken = Files.createDirectories(vault.resolve("projects/poimen/runbooks/broken"));
+        Files.writeString(broken.resolve(PolicyStore.POLICY_FILE), "access_level: [private\n");
+        assertThat(read(both, VaultResource.of("projects/poimen/runbooks/broken/n.md")).reason())
+                .isEqualTo("policy_unparseable");
         assertThat(read(both, VaultResource.project("poimen")).allowed()).isTrue();
 
         // write_groups of every policy on the path apply
