@@ -7,7 +7,9 @@ import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.web.ApiException;
+import io.poimen.memory.web.ReadAccess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +18,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -33,9 +38,11 @@ public class GrcApi {
     private final AccessChecks access;
     private final ObjectMapper json;
     private final Clock clock;
+    private final Supplier<Set<String>> vaultPaths;
 
     public GrcApi(DraftStore drafts, ForgejoClient forgejo, ForgejoProperties forgejoSettings, GitProperties git,
-                  Path vault, CallerResolver callers, AccessChecks access, ObjectMapper json, Clock clock) {
+                  Path vault, CallerResolver callers, AccessChecks access, ObjectMapper json, Clock clock,
+                  Supplier<Set<String>> vaultPaths) {
         this.drafts = drafts;
         this.forgejo = forgejo;
         this.forgejoSettings = forgejoSettings;
@@ -45,6 +52,7 @@ public class GrcApi {
         this.access = access;
         this.json = json;
         this.clock = clock;
+        this.vaultPaths = vaultPaths;
     }
 
     /** Checks the request and the caller's write access, then stores the draft; returns its id. */
@@ -106,7 +114,8 @@ public class GrcApi {
         Caller caller = callers.caller(exchange);
         ApiException unknown = ApiException.notFound("draft " + id + " not found");
         Draft draft = drafts.find(id == null ? "" : id).orElseThrow(() -> unknown);
-        if (!draft.userSubject().equals(caller.subject())) {
+        boolean owner = draft.userSubject().equals(caller.subject());
+        if (!owner) {
             // another's draft the caller may not write answers as a missing one
             try {
                 access.requireWrite(caller, draft.documentPath(), traceId(exchange));
@@ -114,6 +123,10 @@ public class GrcApi {
                 throw e.status() == 403 ? unknown : e;
             }
         }
+        // the author's message and a delivery error may name notes this (other) caller may not read
+        ReadAccess read = new ReadAccess(access, caller, traceId(exchange));
+        UnaryOperator<String> shown = text -> owner ? text
+                : PathMentions.withoutDenied(text, vaultPaths.get(), p -> readable(read, p));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("draft_id", draft.id());
         body.put("user", draft.userSubject());
@@ -121,11 +134,11 @@ public class GrcApi {
         body.put("author_email", draft.authorEmail());
         body.put("document_path", draft.documentPath());
         body.put("content", draft.content());
-        body.put("message", draft.message());
+        body.put("message", shown.apply(draft.message()));
         body.put("branch", draft.branch());
         body.put("status", draft.status().json());
         body.put("attempts", draft.attempts());
-        body.put("last_error", draft.lastError());
+        body.put("last_error", shown.apply(draft.lastError()));
         body.put("pr_number", draft.prNumber());
         body.put("pr_url", draft.prUrl());
         body.put("next_attempt_at", draft.nextAttemptAt() == null ? null : draft.nextAttemptAt().toString());
@@ -175,6 +188,15 @@ public class GrcApi {
         body.put("branch", pull.headRef());
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         return body;
+    }
+
+    /** A path that is not a safe vault path (it cannot be a note) counts as not readable. */
+    private static boolean readable(ReadAccess read, String path) {
+        try {
+            return read.allows(path);
+        } catch (ApiException e) {
+            return false;
+        }
     }
 
     private DraftRequest parse(byte[] body) {

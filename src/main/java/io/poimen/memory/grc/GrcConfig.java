@@ -46,9 +46,9 @@ public class GrcConfig {
     @Bean
     GrcApi grcApi(DraftStore drafts, ForgejoClient forgejo, ForgejoProperties settings, GitProperties git,
                   PoimenProperties poimen, CallerResolver callers, AccessChecks access, ObjectMapper json,
-                  Clock clock) {
+                  Clock clock, io.poimen.memory.graph.GraphService graph) {
         return new GrcApi(drafts, forgejo, settings, git, poimen.vault().path().toAbsolutePath().normalize(),
-                callers, access, json, clock);
+                callers, access, json, clock, () -> graph.current().notes());
     }
 
     /** With sync enabled, the vault working copy is cloned or checked here, before the git routes start. */

@@ -253,6 +253,26 @@ class OidcSurfacesHttpTest {
                 Long.class)).isZero();
     }
 
+    @Test
+    void anotherEditorSeesADraftWithoutTheNotesTheAuthorsMessageNamesThatTheEditorMayNotRead() throws Exception {
+        GrcTestSupport.pullRequestsOpenAs(FORGEJO, 78);
+        String author = TestIssuer.token(ISSUER, "dana", List.of("platform-team", "ml-team"), List.of("editor"));
+        String reviewer = TestIssuer.token(ISSUER, "eli", List.of("platform-team"), List.of("editor"));
+        String denied = "projects/ml-training/runbooks/gpu-node.md";
+        HttpResponse<String> stored = postJson("/memory/grc/draft", author, "{\"document_path\":"
+                + "\"projects/poimen/runbooks/node-drain.md\",\"content\":\"# Drain\\n\\nCordon, then drain.\\n\","
+                + "\"message\":\"Drain order as in " + denied + " first\"}");
+        assertThat(stored.statusCode()).as(stored.body()).isIn(201, 202);
+        String id = JSON.readTree(stored.body()).path("draft_id").asText();
+        JsonNode own = JSON.readTree(get("/memory/grc/drafts/" + id, author).body());
+        assertThat(own.path("message").asText()).isEqualTo("Drain order as in " + denied + " first");
+        HttpResponse<String> other = get("/memory/grc/drafts/" + id, reviewer);
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(200);
+        assertThat(other.body()).doesNotContain(denied, "gpu-node");
+        assertThat(JSON.readTree(other.body()).path("message").asText())
+                .isEqualTo("Drain order as in " + PathMentions.HIDDEN + " first");
+    }
+
     // --- the webhook: no bearer, its signature is the authentication
 
     String remoteHead() throws Exception {
