@@ -143,6 +143,16 @@ class HubClusterTest {
         }
         assertThat(count("documents")).isGreaterThan(30);
         assertSameAnswers("how do I fix a pod in CrashLoopBackOff", live());
+        // the writer's master routes run, without camel-master 4.17's false budget WARN (MasterStartBudgetFilter),
+        // which came 5 s after each route's start
+        HubProcess writer = leader();
+        awaitTrue(Duration.ofSeconds(60), () -> Files.readString(writer.log).split("Consumer started", -1).length > 4,
+                "the writer's four master routes started");
+        Thread.sleep(6_000);
+        String log = Files.readString(writer.log);
+        assertThat(log).contains("Consumer started: timer://cluster-requests", "Consumer started: timer://grc-retry",
+                "Consumer started: timer://git-sync-poll", "Consumer started: timer://cluster-trim")
+                .doesNotContain("does not have more budget");
     }
 
     @Test
