@@ -17,10 +17,10 @@ import java.util.function.Predicate;
  * The search scope of a query, built once per (graph version, project, access groups the caller may not read)
  * and kept in a bounded cache, so a restricted caller pays the walk over the project's notes once per graph change.
  *
- * <p>The caller's read predicate is still asked on every query, once per access group of the project's scope (read
- * access is decided per folder), so the key is the caller's current denials: an edited {@code _access.yaml} or a changed
- * role model gives another key on the next query, and a cached scope is never one the current policies would not
- * build. Entries of an older graph version are dropped as soon as a newer version is seen.
+ * <p>The caller's read predicate is still asked on every query, once per access group of the project's scope
+ * (read access is decided per folder), so the key is the caller's current denials: an edited {@code _access.yaml}
+ * or a changed role model gives another key on the next query, and a cached scope is never one the current
+ * policies would not build. Entries of an older graph version are dropped as soon as a newer version is seen.
  */
 public class SearchScopes {
     static final int MAX_ENTRIES = 256;
