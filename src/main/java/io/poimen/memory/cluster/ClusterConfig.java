@@ -65,6 +65,15 @@ public class ClusterConfig {
         return new Leadership(service, settings.namespace(), requests, gitEnabled);
     }
 
+    /** In the readiness group on k8s: a writer whose election loop stopped leaves the Ready set. */
+    @Bean
+    WriterLeaseHealthIndicator writerLeaseHealthIndicator(Leadership leadership, CamelClusterService service,
+                                                          ClusterProperties settings,
+                                                          @Value("${POD_NAMESPACE:}") String podNamespace) {
+        return new WriterLeaseHealthIndicator(leadership, service instanceof KubernetesClusterService
+                ? new KubernetesLeaseRenewals(podNamespace) : null, settings.lease(), java.time.Clock.systemUTC());
+    }
+
     @Bean
     IndexFollower indexFollower(DataSource dataSource, NoteStore notes, TfIdfIndex tfidf, GraphService graph,
                                 ClusterProperties settings) {

@@ -10,6 +10,7 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.BranchSearches;
 import io.poimen.memory.retrieval.ChunkRows;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.retrieval.Availability;
 import io.poimen.memory.retrieval.FusionAggregationStrategy;
 import io.poimen.memory.retrieval.QueryEmbeddingCache;
@@ -59,8 +60,13 @@ public class RetrievalConfig {
     }
 
     @Bean
-    QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
-                                Availability embedding) {
-        return new QueryPipeline(json, policy, graph, rows, embedding);
+    SearchScopes searchScopes(GraphService graph) {
+        return new SearchScopes(graph);
+    }
+
+    @Bean
+    QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
+                                ChunkRows rows, Availability embedding) {
+        return new QueryPipeline(json, policy, graph, scopes, rows, embedding);
     }
 }

@@ -7,14 +7,24 @@ import org.springframework.stereotype.Component;
 /** Holds the current {@link LinkGraph}; the indexer swaps in a new snapshot after each sync. */
 @Component
 public class GraphService {
-    private final AtomicReference<LinkGraph> current = new AtomicReference<>(LinkGraph.empty());
+    /** A snapshot and its version: every {@link #replace} publishes a higher one. */
+    public record Versioned(LinkGraph graph, long version) {
+    }
+
+    private final AtomicReference<Versioned> current = new AtomicReference<>(new Versioned(LinkGraph.empty(), 0));
 
     public LinkGraph current() {
+        return current.get().graph();
+    }
+
+    /** The current snapshot with its version, read together. */
+    public Versioned versioned() {
         return current.get();
     }
 
     /** Publishes {@code graph}; readers holding the previous snapshot keep a consistent view. */
     public void replace(LinkGraph graph) {
-        current.set(Objects.requireNonNull(graph, "graph"));
+        Objects.requireNonNull(graph, "graph");
+        current.updateAndGet(v -> new Versioned(graph, v.version() + 1));
     }
 }

@@ -33,6 +33,7 @@ public final class LinkGraph {
     private final List<String> projects;
     private final Map<String, Set<String>> scopeCache = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> projectNotesCache = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> scopeGroupsCache = new ConcurrentHashMap<>();
 
     private LinkGraph(Collection<String> notePaths, List<WikiLink> links) {
         this.notes = Collections.unmodifiableSet(new TreeSet<>(notePaths));
@@ -133,6 +134,18 @@ public final class LinkGraph {
                 .toList();
         return traverse(own, to -> (VaultPaths.isShared(to) || project.equals(VaultPaths.projectOf(to)))
                 && readable.test(to));
+    }
+
+    /**
+     * The access groups ({@link VaultPaths#accessGroupOf}) of {@link #projectScope(String)}'s notes, each with one
+     * of its notes: asking for one note of each group tells every group the caller may not read.
+     */
+    public Map<String, String> scopeGroups(String project) {
+        return scopeGroupsCache.computeIfAbsent(project, p -> {
+            Map<String, String> out = new HashMap<>();
+            projectScope(p).forEach(n -> out.putIfAbsent(VaultPaths.accessGroupOf(n), n));
+            return Map.copyOf(out);
+        });
     }
 
     private Set<String> traverse(Collection<String> from, Predicate<String> follow) {

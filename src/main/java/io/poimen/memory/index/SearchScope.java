@@ -3,10 +3,8 @@ package io.poimen.memory.index;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where a branch may look: the vault paths in the caller's wiki-graph scope, plus optional tag filters.
@@ -28,7 +26,15 @@ public record SearchScope(Set<String> paths, List<String> tags, ProjectFilter by
      * The paths as "chunks of {@code project} except {@code excluded}, plus {@code extra}": {@code excluded} are the
      * project's notes not in scope (denied to the caller or unreachable), {@code extra} the scope's notes outside
      * the project (shared notes). A chunk such a filter admits whose note the scope does not know (ingested after
-     * the link graph was built) is dropped by {@link #containsChunk} before it becomes a candidate.
+     * the link graph was built) is dropped by {@link #containsChunk} before it becomes a candidate, and the store
+     * repeats its search (a few rounds) to still fill k.
+     *
+     * <p>Why that case cannot be removed at the source: pgvector and OpenSearch are shared by every replica; the
+     * writer stores a note's chunks before it publishes its graph (relinking is the last ingest step, links resolve
+     * against every stored note), and a follower's graph follows only after the writer's commit is announced. So
+     * every replica sees, for a while, chunks of notes its graph does not know, possibly in a folder the caller may
+     * not read, which "the project minus its known excluded notes" would admit. Publishing the graph first does
+     * not help the followers, and checking by version would need the graph version on every chunk of both stores.
      */
     public record ProjectFilter(String project, Set<String> excluded, Set<String> extra) {
         public ProjectFilter {
@@ -55,20 +61,8 @@ public record SearchScope(Set<String> paths, List<String> tags, ProjectFilter by
         if (paths.size() < PROJECT_FILTER_MIN_PATHS) {
             return new SearchScope(paths, tags);
         }
-        // the graph hands out the same sets until it is rebuilt: an unrestricted caller's filter is derived once
-        Memo memo = MEMO.get(project);
-        if (memo != null && memo.paths == paths && memo.projectNotes == projectNotes) {
-            return new SearchScope(paths, tags, memo.filter);
-        }
-        ProjectFilter filter = filter(project, paths, projectNotes);
-        MEMO.put(project, new Memo(paths, projectNotes, filter));
-        return new SearchScope(paths, tags, filter);
+        return new SearchScope(paths, tags, filter(project, paths, projectNotes));
     }
-
-    private record Memo(Set<String> paths, Collection<String> projectNotes, ProjectFilter filter) {
-    }
-
-    private static final Map<String, Memo> MEMO = new ConcurrentHashMap<>();
 
     private static ProjectFilter filter(String project, Set<String> paths, Collection<String> projectNotes) {
         Set<String> own = projectNotes instanceof Set<String> s ? s : new LinkedHashSet<>(projectNotes);

@@ -31,7 +31,11 @@ public final class QueryContext {
     public NormalizedQuery query;
     public RoutePlan plan;
     public SearchScope scope;
-    /** The notes the caller may read (set by the access check before planning); null: every note (no-auth mode). */
+    /**
+     * The notes the caller may read (set by the access check before planning); null: every note (no-auth mode).
+     * It must answer alike for the notes of one access group ({@code VaultPaths.accessGroupOf}): the scope caches
+     * ask it once per group.
+     */
     public Predicate<String> readable;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
     /** Positions (in the multicast, from 0) of the branches the multicast gave up on at its timeout. */

@@ -2,8 +2,6 @@ package io.poimen.memory.retrieval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.graph.LinkGraph;
-import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.retrieval.fusion.BranchScore;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
@@ -43,17 +41,19 @@ public class QueryPipeline {
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
     private final GraphService graph;
+    private final SearchScopes scopes;
     private final ChunkRows rows;
     private final Availability embedding;
     private final QueryNormalizer normalizer = new QueryNormalizer();
     private final QueryRouter router = new QueryRouter();
     private final CacheAlignedOrder order = new CacheAlignedOrder();
 
-    public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, ChunkRows rows,
-                         Availability embedding) {
+    public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
+                         ChunkRows rows, Availability embedding) {
         this.json = StrictJson.mapper(json);
         this.policy = policy;
         this.graph = graph;
+        this.scopes = scopes;
         this.rows = rows;
         this.embedding = embedding;
     }
@@ -88,10 +88,7 @@ public class QueryPipeline {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
         // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
-        LinkGraph g = graph.current();
-        ctx.scope = SearchScope.ofProject(project, ctx.readable == null ? g.projectScope(project)
-                : g.projectScope(project, ctx.readable), g.projectNotes(project),
-                ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
+        ctx.scope = scopes.scope(project, ctx.readable, ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
         ctx.time("plan", t0);
         ctx.mark();
         return ctx;

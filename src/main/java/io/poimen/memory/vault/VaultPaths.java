@@ -35,4 +35,15 @@ public final class VaultPaths {
         }
         return name.isEmpty() ? null : name;
     }
+
+    /**
+     * The group of notes that share one read decision (the access decision of a note is made per folder): the
+     * note's folder ("" at the vault's root), except a skill file directly under {@code shared/skills/}, which is
+     * a unit of its own (its path).
+     */
+    public static String accessGroupOf(String path) {
+        int slash = path.lastIndexOf('/');
+        String folder = slash < 0 ? "" : path.substring(0, slash);
+        return folder.equals(SHARED + "skills") ? path : folder;
+    }
 }

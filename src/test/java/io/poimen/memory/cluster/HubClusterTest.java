@@ -143,6 +143,18 @@ class HubClusterTest {
         }
         assertThat(count("documents")).isGreaterThan(30);
         assertSameAnswers("how do I fix a pod in CrashLoopBackOff", live());
+        // the writer's master routes run, without camel-master 4.17's false budget WARN (MasterStartBudgetFilter),
+        // which came 5 s after each route's start
+        HubProcess writer = leader();
+        awaitTrue(Duration.ofSeconds(60), () -> Files.readString(writer.log).split("Consumer started", -1).length > 4,
+                "the writer's four master routes started");
+        Thread.sleep(6_000);
+        String log = Files.readString(writer.log);
+        List<String> started = log.lines().filter(l -> l.contains("Consumer started")).toList();
+        for (String route : List.of("cluster-requests", "grc-retry", "git-sync-poll", "cluster-trim")) {
+            assertThat(started).as(route).anyMatch(l -> l.contains(route)); // JSON lines escape the slashes
+        }
+        assertThat(log).doesNotContain("does not have more budget");
     }
 
     @Test

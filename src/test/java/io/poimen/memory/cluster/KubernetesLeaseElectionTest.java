@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.poimen.memory.testsupport.TestPostgres;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -72,24 +75,19 @@ class KubernetesLeaseElectionTest {
 
     @Test
     void oneReplicaHoldsTheLeaseAndTheOtherTakesOverWithinTheLeaseWhenItStops() throws Exception {
-        pod("hub-a");
-        pod("hub-b");
-        Leadership leadershipA = replicaA("hub-a");
-        Leadership leadershipB = replicaB("hub-b");
-
-        await().atMost(Duration.ofSeconds(15)).until(() -> leadershipA.isLeader() != leadershipB.isLeader());
-        Leadership leader = leadershipA.isLeader() ? leadershipA : leadershipB;
-        Leadership follower = leader == leadershipA ? leadershipB : leadershipA;
+        Replicas replicas = twoReadyReplicasOneLeading();
+        Leadership leader = replicas.leader();
+        Leadership follower = replicas.follower();
         await().atMost(Duration.ofSeconds(5)).until(() -> leader.localId().equals(follower.leaderId()));
         assertThat(leaseHolder()).as("the Lease resource names the writer").contains(leader.localId());
-        leadershipA.ready();
-        leadershipB.ready();
+        leader.ready();
+        follower.ready();
         assertThat(requests()).as("no take-over yet, no catch-up").isZero();
 
         // the leader's pod dies: its process stops and Kubernetes removes the pod (Camel's Lease lock counts a
         // holder valid while its pod is a ready member, so the pod leaving is what hands the lease on)
         long t0 = System.nanoTime();
-        if (leader == leadershipA) {
+        if (leader == replicas.a()) {
             a.stop();
             a = null;
         } else {
@@ -109,6 +107,36 @@ class KubernetesLeaseElectionTest {
     }
 
     @Test
+    void theWritersReadinessFailsWhenItsLeaseGoesUnrenewedForLongerThanTheLease() throws Exception {
+        Replicas replicas = twoReadyReplicasOneLeading();
+        Leadership leader = replicas.leader();
+        Leadership follower = replicas.follower();
+        KubernetesLeaseRenewals renewals = new KubernetesLeaseRenewals(K8S_NAMESPACE);
+
+        // the election loop renews the Lease: the writer is ready, for several lease periods
+        WriterLeaseHealthIndicator writer = new WriterLeaseHealthIndicator(leader, renewals, LEASE, Clock.systemUTC());
+        await().during(LEASE.multipliedBy(2)).atMost(LEASE.multipliedBy(3))
+                .until(() -> writer.health().getStatus().equals(Status.UP));
+        assertThat(writer.health().getDetails()).containsEntry("writer", true);
+
+        // seen from a lease and a half later with no renewal in between (what a stopped loop leaves behind, while
+        // the view still says "leader"): out of service, so Kubernetes takes the pod out of the Ready set
+        Clock later = Clock.offset(Clock.systemUTC(), LEASE.multipliedBy(3).dividedBy(2).plus(RENEW));
+        Health stale = new WriterLeaseHealthIndicator(leader, renewals, LEASE, later).health();
+        assertThat(stale.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+        assertThat(stale.getDetails().get("reason").toString()).contains("has not renewed the Lease");
+        assertThat(new WriterLeaseHealthIndicator(leader, holder -> Optional.empty(), LEASE, Clock.systemUTC())
+                .health().getStatus()).as("leads, but no Lease names it").isEqualTo(Status.OUT_OF_SERVICE);
+        assertThat(new WriterLeaseHealthIndicator(leader, holder -> {
+            throw new IllegalStateException("API server unreachable");
+        }, LEASE, Clock.systemUTC()).health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+        // a follower is not the writer: its readiness does not depend on the Lease
+        Health followerHealth = new WriterLeaseHealthIndicator(follower, renewals, LEASE, later).health();
+        assertThat(followerHealth.getStatus()).isEqualTo(Status.UP);
+        assertThat(followerHealth.getDetails()).containsEntry("writer", false);
+    }
+
+    @Test
     void aReplicaWhosePodIsNotAReadyMemberOfTheHubNeverLeads() throws Exception {
         pod("hub-unready", HUB_LABELS, false);
         pod("other-app", Map.of("app.kubernetes.io/name", "other"), true);
@@ -119,6 +147,20 @@ class KubernetesLeaseElectionTest {
         await().during(RENEW.multipliedBy(4)).atMost(Duration.ofSeconds(5))
                 .until(() -> !leadershipA.isLeader() && !leadershipB.isLeader());
         assertThat(leaseHolder()).isEmpty();
+    }
+
+    /** Replica a and b on ready hub pods, once one of them leads. */
+    private record Replicas(Leadership a, Leadership leader, Leadership follower) {
+    }
+
+    private Replicas twoReadyReplicasOneLeading() throws Exception {
+        pod("hub-a");
+        pod("hub-b");
+        Leadership leadershipA = replicaA("hub-a");
+        Leadership leadershipB = replicaB("hub-b");
+        await().atMost(Duration.ofSeconds(15)).until(() -> leadershipA.isLeader() != leadershipB.isLeader());
+        Leadership leader = leadershipA.isLeader() ? leadershipA : leadershipB;
+        return new Replicas(leadershipA, leader, leader == leadershipA ? leadershipB : leadershipA);
     }
 
     private Leadership replicaA(String podName) throws Exception {

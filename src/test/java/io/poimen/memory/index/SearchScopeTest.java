@@ -39,20 +39,6 @@ class SearchScopeTest {
     }
 
     @Test
-    void theSameGraphSetsGiveTheSameFilterAndNewSetsAFreshOne() {
-        Set<String> own = projectNotes(NOTES);
-        Set<String> paths = new HashSet<>(own);
-        SearchScope.ProjectFilter first = SearchScope.ofProject("memo", paths, own, List.of()).byProject();
-        assertThat(SearchScope.ofProject("memo", paths, own, List.of()).byProject()).isSameAs(first);
-        assertThat(first.excluded()).isEmpty();
-
-        Set<String> narrower = new HashSet<>(own);
-        narrower.remove("projects/big/n-0.md");
-        assertThat(SearchScope.ofProject("memo", narrower, own, List.of()).byProject().excluded())
-                .containsExactly("projects/big/n-0.md");
-    }
-
-    @Test
     void containsChunkReadsTheNotePathOfTheChunkId() {
         SearchScope scope = SearchScope.of(Set.of("projects/big/a#b.md"));
         assertThat(scope.containsChunk("projects/big/a#b.md#0")).isTrue();

@@ -12,6 +12,7 @@ import io.poimen.memory.mcp.NoteNeighbourhood;
 import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryRequest;
 import io.poimen.memory.retrieval.RetrievalSettings;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.NoteParser;
@@ -115,6 +116,8 @@ class PolicyDepthLeakPropertiesTest {
     static Path vault;
     static JdbcNoteStore store;
     static GraphService graph;
+    /** One for every try: a scope cached under earlier policies must never be served under other ones. */
+    static SearchScopes scopes;
 
     record Policy(int kind, AccessLevel level, String owner, List<String> allowed, String requiredRole,
                   String requiredPermission) {
@@ -159,6 +162,7 @@ class PolicyDepthLeakPropertiesTest {
         NOTES.keySet().forEach(p -> at.put(p, Instant.parse("2026-01-01T00:00:00Z")));
         store.saveAll(resolved, at);
         graph = new GraphService();
+        scopes = new SearchScopes(graph);
         List<WikiLink> links = resolved.stream().flatMap(p -> p.links().stream()).toList();
         graph.replace(LinkGraph.of(NOTES.keySet(), links));
         for (Map.Entry<String, List<String>> n : NOTES.entrySet()) {
@@ -338,6 +342,8 @@ class PolicyDepthLeakPropertiesTest {
         access.checkProject(ctx, exchange);
         // what QueryPipeline.plan builds the scope from
         assertThat(graph.current().projectScope(project, ctx.readable)).as("query scope " + project)
+                .containsExactlyInAnyOrderElementsOf(scope);
+        assertThat(scopes.scope(project, ctx.readable, List.of()).paths()).as("cached query scope " + project)
                 .containsExactlyInAnyOrderElementsOf(scope);
         ctx.fused = NOTES.keySet().stream().map(p -> new FusedCandidate(p + "#0", 1.0, Map.of(), "weighted"))
                 .toList();

@@ -1,7 +1,6 @@
 package io.poimen.memory.index.tfidf;
 
 import io.poimen.memory.index.Hit;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,26 +19,28 @@ final class QueryScorer {
     private int[] touched = new int[0];
     private int touchedCount;
 
-    static List<Hit> search(InvertedIndex index, double metadataWeight, Map<String, Integer> qtf, String project,
-                            Set<String> scopePaths, Predicate<String> readable, int k) {
+    static List<Hit> search(InvertedIndex index, HiddenChunks hiddenChunks, double metadataWeight,
+                            Map<String, Integer> qtf, String project, Set<String> scopePaths,
+                            Predicate<String> readable, int k) {
         QueryScorer scorer = PER_THREAD.get();
         try {
-            return scorer.score(index, metadataWeight, qtf, project, scopePaths, readable, k);
+            return scorer.score(index, hiddenChunks, metadataWeight, qtf, project, scopePaths, readable, k);
         } finally {
             scorer.reset();
         }
     }
 
-    private List<Hit> score(InvertedIndex index, double metadataWeight, Map<String, Integer> qtf, String project,
-                            Set<String> scopePaths, Predicate<String> readable, int k) {
+    private List<Hit> score(InvertedIndex index, HiddenChunks hiddenChunks, double metadataWeight,
+                            Map<String, Integer> qtf, String project, Set<String> scopePaths,
+                            Predicate<String> readable, int k) {
         ensureCapacity(index.table().highWater());
         int bucket = index.bucketOf(project);
-        Set<Integer> hidden = new HashSet<>();
-        int hiddenInBuckets = readable == null ? 0 : hidden(index, bucket, readable, hidden);
+        HiddenChunks.Hidden hidden = readable == null ? HiddenChunks.Hidden.NONE
+                : hiddenChunks.of(index, bucket, readable);
         qtf.forEach((term, count) -> {
             TermEntry e = index.entry(term);
             if (e != null) {
-                double idf = index.idf(e, bucket, hidden, hiddenInBuckets);
+                double idf = index.idf(e, bucket, hidden.slots(), hidden.inBuckets());
                 accumulate(e.text, (1 + Math.log(count)) * idf * idf);
                 accumulate(e.meta, idf * metadataWeight);
             }
@@ -55,20 +56,6 @@ final class QueryScorer {
             }
         }
         return top.best();
-    }
-
-    /** Collects the project and shared chunks the caller may not read; returns how many there are. */
-    private static int hidden(InvertedIndex index, int bucket, Predicate<String> readable, Set<Integer> out) {
-        int inBuckets = 0;
-        for (Map.Entry<String, List<Integer>> e : index.table().byPath().entrySet()) {
-            // only project and shared chunks count in the project IDF; other projects' notes need no decision
-            if (!e.getValue().isEmpty() && index.inBuckets(e.getValue().get(0), bucket)
-                    && !readable.test(e.getKey())) {
-                out.addAll(e.getValue());
-                inBuckets += e.getValue().size();
-            }
-        }
-        return inBuckets;
     }
 
     private void accumulate(Postings postings, double factor) {

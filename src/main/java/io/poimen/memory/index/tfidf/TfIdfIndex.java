@@ -36,6 +36,7 @@ public class TfIdfIndex {
 
     private final double metadataWeight;
     private final InvertedIndex index = new InvertedIndex();
+    private final HiddenChunks hidden = new HiddenChunks();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
     public TfIdfIndex(@Value("${poimen.retrieval.tfidf.metadata-weight}") double metadataWeight) {
@@ -127,7 +128,12 @@ public class TfIdfIndex {
         if (k == 0 || qtf.isEmpty()) {
             return List.of();
         }
-        return read(() -> QueryScorer.search(index, metadataWeight, qtf, project, scopePaths, readable, k));
+        return read(() -> QueryScorer.search(index, hidden, metadataWeight, qtf, project, scopePaths, readable, k));
+    }
+
+    /** Restricted callers' hidden-chunk sets served from the cache and built, since start. */
+    public long[] hiddenCacheStats() {
+        return hidden.stats();
     }
 
     /** A chunk's key terms and category as indexed, or null when the chunk is not in the index. */
@@ -156,6 +162,7 @@ public class TfIdfIndex {
     private void write(Runnable change) {
         lock.writeLock().lock();
         try {
+            hidden.clear();
             change.run();
         } finally {
             lock.writeLock().unlock();

@@ -192,4 +192,41 @@ class TfIdfIndexTest {
         // without the predicate the hidden chunks do move the scores: that is what the predicate removes
         assertThat(index.search(query, "p", scope, 10)).isNotEqualTo(a);
     }
+
+    @Test
+    void theHiddenChunksOfARestrictedCallerAreCollectedOncePerIndexStateAndDenials() {
+        index.addAll(List.of(chunk("projects/p/a.md", 0, "A", "pod crash kubectl logs"),
+                chunk("projects/p/b.md", 0, "B", "pod restart"),
+                chunk("projects/p/secret/x.md", 0, "X", "pod crash zebracorn"),
+                chunk("shared/skills/SKILL-open.md", 0, "S", "kubectl pod"),
+                chunk("shared/skills/SKILL-closed.md", 0, "T", "crash crash pod")));
+        java.util.Set<String> scope = java.util.Set.of("projects/p/a.md", "projects/p/b.md");
+        List<String> query = List.of("pod", "crash", "kubectl");
+        // two skill files in one folder are two units: denying one must not hide (or reveal) the other
+        java.util.function.Predicate<String> readable = path -> !path.contains("/secret/")
+                && !path.equals("shared/skills/SKILL-closed.md");
+        long[] before = index.hiddenCacheStats();
+
+        List<Hit> first = index.search(query, "p", scope, readable, 10);
+        List<Hit> second = index.search(query, "p", scope, path -> readable.test(path), 10);
+        assertThat(second).isEqualTo(first);
+        long[] after = index.hiddenCacheStats();
+        assertThat(after[1] - before[1]).as("built once").isEqualTo(1);
+        assertThat(after[0] - before[0]).as("then served").isEqualTo(1);
+
+        TfIdfIndex reference = new TfIdfIndex(TfIdfIndex.DEFAULT_METADATA_WEIGHT);
+        reference.addAll(List.of(chunk("projects/p/a.md", 0, "A", "pod crash kubectl logs"),
+                chunk("projects/p/b.md", 0, "B", "pod restart"),
+                chunk("shared/skills/SKILL-open.md", 0, "S", "kubectl pod")));
+        assertThat(first).isEqualTo(reference.search(query, "p", scope, 10));
+
+        // a write drops the cache: the new chunk counts at once
+        index.add(chunk("projects/p/c.md", 0, "C", "crash"));
+        reference.add(chunk("projects/p/c.md", 0, "C", "crash"));
+        assertThat(index.search(query, "p", scope, readable, 10)).isEqualTo(reference.search(query, "p", scope, 10));
+        assertThat(index.hiddenCacheStats()[1] - after[1]).isEqualTo(1);
+        // other denials (a policy change): another entry
+        index.search(query, "p", scope, path -> !path.contains("/secret/"), 10);
+        assertThat(index.hiddenCacheStats()[1] - after[1]).isEqualTo(2);
+    }
 }
