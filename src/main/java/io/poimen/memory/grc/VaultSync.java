@@ -6,7 +6,7 @@ import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import io.poimen.memory.web.ReadAccess;
 import java.io.IOException;
 import java.nio.file.Path;

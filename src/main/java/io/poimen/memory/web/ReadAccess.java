@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.VaultResource;

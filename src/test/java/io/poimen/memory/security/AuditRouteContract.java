@@ -173,7 +173,7 @@ abstract class AuditRouteContract {
         try {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> log.record(ALICE, List.of(new AccessDecision(
                     VaultResource.project("poimen"), Action.READ, true, "x")), "trace-x"))
-                    .isInstanceOf(io.poimen.memory.web.ApiException.class).hasMessageContaining("audit log");
+                    .isInstanceOf(io.poimen.memory.api.ApiException.class).hasMessageContaining("audit log");
         } finally {
             jdbc.execute("alter table rbac_audit_log_away rename to rbac_audit_log");
         }

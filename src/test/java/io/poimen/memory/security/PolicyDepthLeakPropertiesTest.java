@@ -17,7 +17,7 @@ import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.ParsedNote;
 import io.poimen.memory.vault.WikiLink;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import io.poimen.memory.web.VaultBrowser;
 import io.poimen.memory.web.VaultFiles;
 import io.poimen.memory.web.VaultViews;
