@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.poimen.memory.index.ingest.IngestReport;
-import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.QueryContext;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.index.ingest.IngestReport;
-import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryRequest;
 import java.time.Clock;
