@@ -10,7 +10,7 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.BranchSearches;
 import io.poimen.memory.retrieval.ChunkRows;
-import io.poimen.memory.retrieval.Availability;
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.FusionAggregationStrategy;
 import io.poimen.memory.retrieval.QueryEmbeddingCache;
 import io.poimen.memory.retrieval.QueryFusion;

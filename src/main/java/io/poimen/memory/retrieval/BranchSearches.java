@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.branch.BranchResult;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.Hit;

@@ -9,7 +9,7 @@ import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.poimen.memory.retrieval.Availability;
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.api.ApiException;
 
 /**

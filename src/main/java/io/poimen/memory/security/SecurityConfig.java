@@ -1,7 +1,7 @@
 package io.poimen.memory.security;
 
 import io.poimen.memory.config.PoimenProperties;
-import io.poimen.memory.retrieval.Availability;
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.web.ContentSecurityPolicy;
 import io.poimen.memory.web.UiSettings;
 import jakarta.servlet.DispatcherType;
