@@ -60,7 +60,7 @@ public class QueryFusion {
                         .fuse(answered, ctx.settings.fusion());
         ctx.time("fusion", t0);
         ctx.mark();
-        metrics.query(ctx);
+        metrics.query(ctx.expected.stream().map(Branch::key).toList(), ctx.timingsMs, ctx.degraded.keySet());
         return ctx;
     }
 }
