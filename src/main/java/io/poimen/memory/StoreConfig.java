@@ -1,9 +1,10 @@
-package io.poimen.memory.config;
+package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import io.poimen.memory.cluster.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.EmbeddingModelChoice;
