@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.web.ContentSecurityPolicy;

@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 
 /**
  * The {@code Content-Security-Policy} of every response. Scripts and styles only from the hub itself (no inline

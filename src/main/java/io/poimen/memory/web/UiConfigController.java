@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -7,7 +7,7 @@ import io.poimen.memory.cluster.ClusterProperties;
 import io.poimen.memory.grc.ForgejoProperties;
 import io.poimen.memory.grc.GitProperties;
 import io.poimen.memory.grc.WebhookProperties;
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.web.UiSettings;
 import java.nio.file.Path;
 import java.time.Duration;
