@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.config.UiSettings;
 import io.poimen.memory.config.SecuritySettings;
 import java.util.Map;
 import org.springframework.http.MediaType;

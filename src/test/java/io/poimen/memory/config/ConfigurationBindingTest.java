@@ -8,7 +8,7 @@ import io.poimen.memory.grc.ForgejoProperties;
 import io.poimen.memory.grc.GitProperties;
 import io.poimen.memory.grc.WebhookProperties;
 import io.poimen.memory.config.SecuritySettings;
-import io.poimen.memory.web.UiSettings;
+import io.poimen.memory.config.UiSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
