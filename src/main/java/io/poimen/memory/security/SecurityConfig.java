@@ -3,7 +3,7 @@ package io.poimen.memory.security;
 import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.ops.Availability;
-import io.poimen.memory.web.ContentSecurityPolicy;
+import io.poimen.memory.security.ContentSecurityPolicy;
 import io.poimen.memory.config.UiSettings;
 import jakarta.servlet.DispatcherType;
 import org.apache.camel.CamelContext;

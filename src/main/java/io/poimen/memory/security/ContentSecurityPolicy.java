@@ -1,4 +1,4 @@
-package io.poimen.memory.web;
+package io.poimen.memory.security;
 
 import io.poimen.memory.config.UiSettings;
 import io.poimen.memory.config.SecuritySettings;
