@@ -7,7 +7,7 @@ import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.web.ReadAccess;
+import io.poimen.memory.security.ReadAccess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

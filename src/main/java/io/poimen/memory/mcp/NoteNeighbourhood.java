@@ -9,7 +9,7 @@ import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.web.ReadAccess;
+import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.web.VaultFiles;
 import java.util.ArrayList;
 import java.util.Comparator;
