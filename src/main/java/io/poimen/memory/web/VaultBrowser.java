@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.graph.GraphService;

@@ -20,7 +20,7 @@ import io.poimen.memory.vault.WikiLink;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.web.VaultBrowser;
 import io.poimen.memory.web.VaultFiles;
-import io.poimen.memory.web.VaultViews;
+import io.poimen.memory.api.VaultViews;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
