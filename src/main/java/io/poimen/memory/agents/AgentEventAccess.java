@@ -4,7 +4,7 @@ import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.vault.VaultPaths;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.poimen.memory.retrieval.QueryResponse;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;

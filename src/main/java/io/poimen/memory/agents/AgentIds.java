@@ -1,7 +1,7 @@
 package io.poimen.memory.agents;
 
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

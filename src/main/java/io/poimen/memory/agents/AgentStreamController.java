@@ -3,7 +3,7 @@ package io.poimen.memory.agents;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.poimen.memory.grc;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 

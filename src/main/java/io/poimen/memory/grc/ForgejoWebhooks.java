@@ -2,7 +2,7 @@ package io.poimen.memory.grc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.poimen.memory.mcp;
 
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 
 /** A read decision that leaves a denied note out instead of failing the call (as listings do). */
 final class ReadCheck {

@@ -5,7 +5,7 @@ import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,13 +4,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.poimen.memory.index.ingest.IngestReport;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.QueryContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -65,21 +64,21 @@ public class RetrievalMetrics {
     }
 
     /**
-     * Records one fused query from its context: each branch's time ({@code timingsMs} by branch key), the
-     * fusion time ({@code timingsMs.fusion}) and every branch named in {@code degraded}.
+     * Records one fused query from its context's figures: each expected branch's time ({@code timingsMs} by
+     * branch key), the fusion time ({@code timingsMs.fusion}) and every branch named in {@code degraded}.
      */
-    public void query(QueryContext ctx) {
-        for (Branch b : ctx.expected) {
-            Double ms = ctx.timingsMs.get(b.key());
+    public void query(List<String> expected, Map<String, Double> timingsMs, Set<String> degraded) {
+        for (String key : expected) {
+            Double ms = timingsMs.get(key);
             if (ms != null) {
-                branch(b.key(), !ctx.degraded.containsKey(b.key()), nanos(ms));
+                branch(key, !degraded.contains(key), nanos(ms));
             }
         }
-        Double fusionMs = ctx.timingsMs.get("fusion");
+        Double fusionMs = timingsMs.get("fusion");
         if (fusionMs != null) {
             fusion.record(nanos(fusionMs));
         }
-        for (String b : ctx.degraded.keySet()) {
+        for (String b : degraded) {
             degraded(b);
         }
     }
@@ -148,17 +147,20 @@ public class RetrievalMetrics {
         pendingSince.accumulateAndGet(since, (p, s) -> p == null || s.isBefore(p) ? s : p);
     }
 
-    /** One finished ingest run. Clears the lag if the run started after the first pending change. */
-    public void ingested(IngestReport report) {
+    /**
+     * One finished ingest run ({@code changed} notes (re)indexed, {@code chunks} written in {@code seconds}).
+     * Clears the lag if the run started after the first pending change.
+     */
+    public void ingested(int changed, int chunks, double seconds, double chunksPerSecond) {
         Counter.builder("poimen.ingest.notes").description("Notes (re)indexed").register(registry)
-                .increment(report.changed());
+                .increment(changed);
         Counter.builder("poimen.ingest.chunks").description("Chunks embedded and written").register(registry)
-                .increment(report.chunks());
+                .increment(chunks);
         Timer.builder("poimen.ingest.duration").description("Wall time of ingest runs").register(registry)
-                .record(Duration.ofNanos((long) (report.seconds() * 1e9)));
-        lastThroughput = report.chunksPerSecond();
+                .record(Duration.ofNanos((long) (seconds * 1e9)));
+        lastThroughput = chunksPerSecond;
         Instant now = clock.instant();
-        Instant started = now.minusNanos((long) (report.seconds() * 1e9));
+        Instant started = now.minusNanos((long) (seconds * 1e9));
         Instant covered = pendingSince.getAndUpdate(p -> p != null && !p.isAfter(started) ? null : p);
         if (covered != null && !covered.isAfter(started)) {
             Timer.builder("poimen.ingest.synced").description("From a vault change picked up to indexed")

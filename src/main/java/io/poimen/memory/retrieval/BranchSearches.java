@@ -1,5 +1,8 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;

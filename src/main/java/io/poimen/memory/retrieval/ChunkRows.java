@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.vault.Chunk;

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.List;
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;

@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.query.NormalizedQuery;

@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.util.ArrayList;
@@ -58,7 +60,7 @@ public class QueryFusion {
                         .fuse(answered, ctx.settings.fusion());
         ctx.time("fusion", t0);
         ctx.mark();
-        metrics.query(ctx);
+        metrics.query(ctx.expected.stream().map(Branch::key).toList(), ctx.timingsMs, ctx.degraded.keySet());
         return ctx;
     }
 }

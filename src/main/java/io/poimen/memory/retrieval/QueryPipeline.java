@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.retrieval.branch.Branch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.fusion.BranchScore;
@@ -14,8 +16,8 @@ import io.poimen.memory.retrieval.select.SelectionItem;
 import io.poimen.memory.retrieval.select.ShingleDeduplicator;
 import io.poimen.memory.retrieval.select.TokenBudgetSelector;
 import io.poimen.memory.vault.Chunk;
-import io.poimen.memory.web.ApiException;
-import io.poimen.memory.web.StrictJson;
+import io.poimen.memory.api.ApiException;
+import io.poimen.memory.api.StrictJson;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;

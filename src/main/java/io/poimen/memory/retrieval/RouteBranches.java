@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.Branch;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.camel.CamelContext;

@@ -2,7 +2,7 @@ package io.poimen.memory.security;
 
 /**
  * Access decisions for entry points other than the query pipeline (vault browsing, GRC, graph, agents, admin).
- * Each call is audited. A denied check throws {@link io.poimen.memory.web.ApiException} with status 403.
+ * Each call is audited. A denied check throws {@link io.poimen.memory.api.ApiException} with status 403.
  */
 public interface AccessChecks {
     /** The caller may read the vault path (its project's or skill's policy). */

@@ -9,8 +9,8 @@ import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.poimen.memory.retrieval.Availability;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.api.ApiException;
 
 /**
  * Writes access decisions to {@code rbac_audit_log} through the {@code direct:audit} route (camel-sql, one batch

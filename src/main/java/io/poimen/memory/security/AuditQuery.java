@@ -1,6 +1,6 @@
 package io.poimen.memory.security;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.sql.Array;
 import java.sql.SQLException;
 import java.sql.Timestamp;

@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.SecuritySettings;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;

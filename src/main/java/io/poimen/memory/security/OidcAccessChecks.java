@@ -1,6 +1,6 @@
 package io.poimen.memory.security;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 
 /** {@link AccessChecks} in oidc mode: path safety, then an audited {@link RbacEngine} decision; deny → 403. */
 public class OidcAccessChecks implements AccessChecks {

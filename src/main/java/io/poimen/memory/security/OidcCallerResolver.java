@@ -1,6 +1,6 @@
 package io.poimen.memory.security;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import org.apache.camel.Exchange;
 
 /** Caller of an exchange in oidc mode: from the request attribute {@link CallerFilter} set, never from headers. */

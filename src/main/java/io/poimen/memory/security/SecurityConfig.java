@@ -1,9 +1,10 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.config.PoimenProperties;
-import io.poimen.memory.retrieval.Availability;
-import io.poimen.memory.web.ContentSecurityPolicy;
-import io.poimen.memory.web.UiSettings;
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.security.ContentSecurityPolicy;
+import io.poimen.memory.config.UiSettings;
 import jakarta.servlet.DispatcherType;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;

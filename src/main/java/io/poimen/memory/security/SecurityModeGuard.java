@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.SecuritySettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import org.slf4j.Logger;

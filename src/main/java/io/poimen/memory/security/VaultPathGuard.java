@@ -1,6 +1,6 @@
 package io.poimen.memory.security;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

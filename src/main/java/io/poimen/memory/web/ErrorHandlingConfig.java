@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;

@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.ApiException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.UiSettings;
+import io.poimen.memory.config.SecuritySettings;
 import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;

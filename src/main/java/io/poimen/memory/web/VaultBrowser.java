@@ -1,5 +1,8 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.VaultViews;
+import io.poimen.memory.security.ReadAccess;
+import io.poimen.memory.api.ApiException;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;

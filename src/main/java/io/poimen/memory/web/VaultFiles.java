@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.VaultPathGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

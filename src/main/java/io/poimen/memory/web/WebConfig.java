@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.config.UiSettings;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;

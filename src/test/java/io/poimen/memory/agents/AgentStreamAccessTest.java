@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import io.poimen.memory.retrieval.Availability;
+import io.poimen.memory.ops.Availability;
 import io.poimen.memory.security.AuditLog;
 import io.poimen.memory.security.AuditSpool;
 import io.poimen.memory.security.AuditedAccess;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.poimen.memory.ops.PolicyFilesHealthIndicator;
+import io.poimen.memory.health.PolicyFilesHealthIndicator;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.memory.security.AccessPolicy;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -3,15 +3,13 @@ package io.poimen.memory.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.poimen.memory.index.ingest.IngestReport;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.QueryContext;
-import io.poimen.memory.retrieval.QueryRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -22,17 +20,9 @@ class RetrievalMetricsTest {
 
     @Test
     void recordsEachBranchTheFusionAndTheDegradedBranches() {
-        QueryContext ctx = new QueryContext(new QueryRequest("poimen", "why do pods crash", null, null, null, null, null, null, null),
-                null);
-        ctx.expected = List.of(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
-        ctx.timingsMs.put("tfidf", 3.0);
-        ctx.timingsMs.put("lexical", 40.0);
-        ctx.timingsMs.put("fusion", 2.0);
-        ctx.timingsMs.put("total", 50.0);
-        ctx.degraded.put("lexical", "IOException: connection refused");
-        ctx.degraded.put("semantic", "no answer within the branch timeout");
+        Map<String, Double> timingsMs = Map.of("tfidf", 3.0, "lexical", 40.0, "fusion", 2.0, "total", 50.0);
 
-        metrics.query(ctx);
+        metrics.query(List.of("tfidf", "semantic", "lexical"), timingsMs, Set.of("lexical", "semantic"));
 
         assertThat(registry.get("poimen.query.branch").tags("branch", "tfidf", "outcome", "ok").timer()
                 .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
@@ -78,7 +68,7 @@ class RetrievalMetricsTest {
         metrics.changePickedUp(exchange);
         assertThat(lag()).isEqualTo(3.0);
         clock.advance(Duration.ofSeconds(1));
-        metrics.ingested(report(0.5, 1));
+        ingested(0.5, 1);
         assertThat(lag()).isZero();
         assertThat(registry.get("poimen.ingest.synced").timer().totalTime(TimeUnit.SECONDS)).isEqualTo(4.0);
     }
@@ -93,11 +83,11 @@ class RetrievalMetricsTest {
         assertThat(lag()).isEqualTo(10.0);
 
         // a run that started 12 s ago began before the change: the change may not be in it
-        metrics.ingested(report(12.0, 100));
+        ingested(12.0, 100);
         assertThat(lag()).isEqualTo(10.0);
 
         clock.advance(Duration.ofSeconds(4));
-        metrics.ingested(report(2.0, 40));
+        ingested(2.0, 40);
         assertThat(lag()).isZero();
         assertThat(registry.get("poimen.ingest.chunks").counter().count()).isEqualTo(140);
         assertThat(registry.get("poimen.ingest.throughput").gauge().value()).isEqualTo(20.0);
@@ -107,8 +97,9 @@ class RetrievalMetricsTest {
         return registry.get("poimen.ingest.lag").gauge().value();
     }
 
-    private static IngestReport report(double seconds, int chunks) {
-        return new IngestReport(10, 10, 3, 0, chunks, 5, List.of(), List.of(), seconds, java.util.Map.of());
+    /** One run of 3 changed notes: what IngestPipeline passes from its IngestReport. */
+    private void ingested(double seconds, int chunks) {
+        metrics.ingested(3, chunks, seconds, chunks / seconds);
     }
 
     private static final class MutableClock extends Clock {

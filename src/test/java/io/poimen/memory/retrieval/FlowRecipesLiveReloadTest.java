@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

@@ -85,7 +85,7 @@ abstract class AuditRouteContract {
     @Test
     void decisionsMadeWhileTheTableIsUnwritableAreSpooledAndWrittenLater() throws Exception {
         AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
-        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.retrieval.Availability(60_000));
+        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.ops.Availability(60_000));
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         jdbc.execute("alter table rbac_audit_log rename to rbac_audit_log_away");
         try {
@@ -117,7 +117,7 @@ abstract class AuditRouteContract {
     @Test
     void absurdFieldsAreBoundedBeforeTheInsertSoTheDecisionIsWritten() {
         AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
-        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.retrieval.Availability(60_000));
+        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.ops.Availability(60_000));
         Caller odd = new Caller("u".repeat(5000), "odd", null, List.of("g".repeat(300), "nul\u0000group"),
                 List.of(), List.of(), false);
         log.record(odd, List.of(new AccessDecision(VaultResource.project("p".repeat(5000)), Action.READ, false,
@@ -133,7 +133,7 @@ abstract class AuditRouteContract {
     @Test
     void aSpooledRowTheTableRefusesIsQuarantinedAndTheRestIsWritten() throws Exception {
         AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
-        io.poimen.memory.retrieval.Availability database = new io.poimen.memory.retrieval.Availability(60_000);
+        io.poimen.memory.ops.Availability database = new io.poimen.memory.ops.Availability(60_000);
         AuditLog log = new AuditLog(producer, spool, database);
         java.sql.Timestamp now = java.sql.Timestamp.from(java.time.Instant.now());
         Map<String, Object> poisoned = AuditLog.row(ALICE, new AccessDecision(VaultResource.project("poimen"),
@@ -173,7 +173,7 @@ abstract class AuditRouteContract {
         try {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> log.record(ALICE, List.of(new AccessDecision(
                     VaultResource.project("poimen"), Action.READ, true, "x")), "trace-x"))
-                    .isInstanceOf(io.poimen.memory.web.ApiException.class).hasMessageContaining("audit log");
+                    .isInstanceOf(io.poimen.memory.api.ApiException.class).hasMessageContaining("audit log");
         } finally {
             jdbc.execute("alter table rbac_audit_log_away rename to rbac_audit_log");
         }

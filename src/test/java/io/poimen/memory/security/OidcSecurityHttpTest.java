@@ -344,7 +344,7 @@ class OidcSecurityHttpTest {
         assertThat(query(charlie(), "rust-guide", "ownership").statusCode()).isEqualTo(200);
     }
 
-    @Autowired io.poimen.memory.ops.PolicyFilesHealthIndicator policyHealth;
+    @Autowired io.poimen.memory.health.PolicyFilesHealthIndicator policyHealth;
 
     static void edit(Path file, String text, int step) throws IOException {
         Files.writeString(file, text);

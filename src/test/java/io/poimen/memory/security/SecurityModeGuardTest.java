@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.SecuritySettings;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -3,7 +3,7 @@ package io.poimen.memory.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

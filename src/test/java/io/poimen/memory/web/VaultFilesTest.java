@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.ApiException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

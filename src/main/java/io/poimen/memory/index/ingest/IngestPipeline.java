@@ -370,7 +370,7 @@ public class IngestPipeline {
         log.info("ingest done: {} notes changed, {} removed, {} chunks in {} s; {} problems, {} unresolved links;"
                         + " time by step (ms): {}", report.changed(), report.removed(), report.chunks(),
                 String.format("%.2f", seconds), report.problems().size(), unresolved.size(), report.stepMillis());
-        metrics.ingested(report);
+        metrics.ingested(report.changed(), report.chunks(), report.seconds(), report.chunksPerSecond());
         return report;
     }
 

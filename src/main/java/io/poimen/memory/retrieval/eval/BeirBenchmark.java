@@ -105,7 +105,7 @@ public class BeirBenchmark {
             io.poimen.memory.retrieval.QueryContext ctx = done.getProperty(
                     io.poimen.memory.retrieval.QueryContext.PROPERTY, io.poimen.memory.retrieval.QueryContext.class);
             Map<String, Object> branches = new java.util.TreeMap<>();
-            for (io.poimen.memory.retrieval.BranchResult r : ctx.answers()) {
+            for (io.poimen.memory.retrieval.branch.BranchResult r : ctx.answers()) {
                 List<List<Object>> hits = new ArrayList<>();
                 r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
                 branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));

@@ -1,8 +1,8 @@
 package io.poimen.memory.retrieval.fusion;
 
 import io.poimen.memory.index.Hit;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

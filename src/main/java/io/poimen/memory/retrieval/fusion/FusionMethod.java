@@ -1,6 +1,6 @@
 package io.poimen.memory.retrieval.fusion;
 
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.List;
 
 /** Combines the hit lists of several branches into one ranking. */

@@ -1,6 +1,6 @@
 package io.poimen.memory.retrieval.query;
 
-import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.branch.Branch;
 import java.util.Locale;
 import java.util.Set;
 

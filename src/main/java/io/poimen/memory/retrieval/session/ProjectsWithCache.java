@@ -1,6 +1,6 @@
 package io.poimen.memory.retrieval.session;
 
-import io.poimen.memory.web.VaultViews;
+import io.poimen.memory.api.VaultViews;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Body;

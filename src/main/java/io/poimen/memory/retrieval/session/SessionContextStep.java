@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
-import io.poimen.memory.web.ApiException;
+import io.poimen.memory.api.ApiException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

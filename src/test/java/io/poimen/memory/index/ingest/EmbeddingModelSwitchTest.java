@@ -1,5 +1,6 @@
 package io.poimen.memory.index.ingest;
 
+import io.poimen.memory.cluster.VectorModelCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
@@ -186,7 +187,7 @@ class EmbeddingModelSwitchTest {
         List<String> args = new ArrayList<>(stores);
         args.addAll(List.of("--poimen.embedding.model=" + model, "--poimen.vault.path=" + vault,
                 "--camel.main.routes-reload-enabled=false", "--logging.level.root=WARN",
-                "--logging.level.io.poimen.memory.index.ingest.VectorModelCheck=INFO"));
+                "--logging.level.io.poimen.memory.cluster.VectorModelCheck=INFO"));
         return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
                 .run(args.toArray(String[]::new));
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.poimen.memory.config.StrictYaml;
 import io.poimen.memory.index.Hit;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;

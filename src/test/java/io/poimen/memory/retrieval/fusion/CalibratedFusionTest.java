@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.poimen.memory.index.Hit;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package io.poimen.memory.retrieval.fusion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.index.Hit;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

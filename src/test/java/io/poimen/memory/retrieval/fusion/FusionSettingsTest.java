@@ -3,7 +3,7 @@ package io.poimen.memory.retrieval.fusion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.poimen.memory.retrieval.Branch;
+import io.poimen.memory.retrieval.branch.Branch;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,15 @@
 package io.poimen.memory.retrieval.fusion;
 
-import static io.poimen.memory.retrieval.Branch.LEXICAL;
-import static io.poimen.memory.retrieval.Branch.SEMANTIC;
-import static io.poimen.memory.retrieval.Branch.TFIDF;
+import static io.poimen.memory.retrieval.branch.Branch.LEXICAL;
+import static io.poimen.memory.retrieval.branch.Branch.SEMANTIC;
+import static io.poimen.memory.retrieval.branch.Branch.TFIDF;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.poimen.memory.index.Hit;
-import io.poimen.memory.retrieval.Branch;
-import io.poimen.memory.retrieval.BranchResult;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;

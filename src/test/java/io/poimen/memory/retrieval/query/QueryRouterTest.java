@@ -1,8 +1,8 @@
 package io.poimen.memory.retrieval.query;
 
-import static io.poimen.memory.retrieval.Branch.LEXICAL;
-import static io.poimen.memory.retrieval.Branch.SEMANTIC;
-import static io.poimen.memory.retrieval.Branch.TFIDF;
+import static io.poimen.memory.retrieval.branch.Branch.LEXICAL;
+import static io.poimen.memory.retrieval.branch.Branch.SEMANTIC;
+import static io.poimen.memory.retrieval.branch.Branch.TFIDF;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,10 +1,11 @@
-package io.poimen.memory.config;
+package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import io.poimen.memory.cluster.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.EmbeddingModelChoice;
@@ -13,9 +14,9 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.QueryEmbeddingModel;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.ingest.BulkReindex;
-import io.poimen.memory.index.ingest.IndexBootstrap;
+import io.poimen.memory.cluster.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
-import io.poimen.memory.index.ingest.VectorModelCheck;
+import io.poimen.memory.cluster.VectorModelCheck;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.index.jdbc.PgVectorIndex;
 import io.poimen.memory.index.lucene.LuceneLexicalIndex;

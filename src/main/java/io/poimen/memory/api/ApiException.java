@@ -1,4 +1,4 @@
-package io.poimen.memory.web;
+package io.poimen.memory.api;
 
 /** An error with its HTTP status and a stable code; the API answers it as {@code {"error", "message"}}. */
 public class ApiException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.memory.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

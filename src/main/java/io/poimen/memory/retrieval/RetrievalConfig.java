@@ -1,6 +1,7 @@
-package io.poimen.memory.config;
+package io.poimen.memory.retrieval;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
@@ -8,16 +9,7 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
-import io.poimen.memory.retrieval.BranchSearches;
-import io.poimen.memory.retrieval.ChunkRows;
-import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.retrieval.Availability;
-import io.poimen.memory.retrieval.FusionAggregationStrategy;
-import io.poimen.memory.retrieval.QueryEmbeddingCache;
-import io.poimen.memory.retrieval.QueryFusion;
-import io.poimen.memory.retrieval.QueryPipeline;
-import io.poimen.memory.retrieval.RetrievalPolicy;
-import io.poimen.memory.retrieval.RouteBranches;
+import io.poimen.memory.ops.Availability;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.memory.health;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,5 @@
-package io.poimen.memory.index.ingest;
+package io.poimen.memory.cluster;
 
-import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;

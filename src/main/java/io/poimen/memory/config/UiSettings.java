@@ -1,6 +1,6 @@
-package io.poimen.memory.web;
+package io.poimen.memory.config;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.SecuritySettings;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,7 +46,7 @@ public record UiSettings(String issuer, String clientId, String scopes, boolean 
     }
 
     /** Scheme, host and port of {@code url}, the form a Content-Security-Policy source takes. */
-    static String origin(String url) {
+    public static String origin(String url) {
         URI u = URI.create(url);
         return u.getScheme() + "://" + u.getHost() + (u.getPort() >= 0 ? ":" + u.getPort() : "");
     }

@@ -1,6 +1,7 @@
-package io.poimen.memory.web;
+package io.poimen.memory.security;
 
-import io.poimen.memory.security.SecuritySettings;
+import io.poimen.memory.config.UiSettings;
+import io.poimen.memory.config.SecuritySettings;
 
 /**
  * The {@code Content-Security-Policy} of every response. Scripts and styles only from the hub itself (no inline

@@ -1,4 +1,4 @@
-package io.poimen.memory.retrieval;
+package io.poimen.memory.retrieval.branch;
 
 import java.util.Locale;
 import java.util.Map;

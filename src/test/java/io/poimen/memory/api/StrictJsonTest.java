@@ -1,4 +1,4 @@
-package io.poimen.memory.web;
+package io.poimen.memory.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

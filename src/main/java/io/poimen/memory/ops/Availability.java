@@ -1,4 +1,4 @@
-package io.poimen.memory.retrieval;
+package io.poimen.memory.ops;
 
 /**
  * Whether a dependency of the query path answered lately (the embedding model with the vector store, the note

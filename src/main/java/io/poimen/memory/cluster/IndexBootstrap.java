@@ -1,11 +1,10 @@
-package io.poimen.memory.index.ingest;
+package io.poimen.memory.cluster;
 
-import io.poimen.memory.cluster.IndexFollower;
-import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;

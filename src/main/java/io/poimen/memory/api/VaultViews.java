@@ -1,4 +1,4 @@
-package io.poimen.memory.web;
+package io.poimen.memory.api;
 
 import java.time.Instant;
 import java.util.List;

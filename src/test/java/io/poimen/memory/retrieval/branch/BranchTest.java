@@ -1,4 +1,4 @@
-package io.poimen.memory.retrieval;
+package io.poimen.memory.retrieval.branch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

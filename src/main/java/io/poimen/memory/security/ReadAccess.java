@@ -1,8 +1,6 @@
-package io.poimen.memory.web;
+package io.poimen.memory.security;
 
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.api.ApiException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.memory.health;
 
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.VectorIndex;

@@ -1,0 +1,83 @@
+package io.poimen.memory;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.poimen.memory.security.QueryAccess;
+import io.poimen.memory.security.ResultAccessFilter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package dependency rules of docs/architecture.md ("Package dependencies"), checked on the production classes:
+ * no package cycles, {@code api} and {@code config} at the bottom, {@code web}, {@code mcp} and {@code cli} at the
+ * top, the root package (Application and the store wiring) used by {@code cli} only.
+ */
+class ArchitectureTest {
+    private static final String ROOT = "io.poimen.memory";
+    private static final JavaClasses HUB = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(ROOT);
+
+    @Test
+    void noPackageTakesPartInACycle() {
+        slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(HUB);
+    }
+
+    /**
+     * Feature packages (first level below the root, subpackages included) form no cycle either, but for one
+     * loop still open: security's query steps read the query's context and fused candidates, and the session
+     * step of retrieval resolves the caller through security.
+     */
+    @Test
+    void featurePackagesTakePartInNoCycle() {
+        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles()
+                .ignoreDependency(belongToAnyOf(QueryAccess.class, ResultAccessFilter.class),
+                        resideInAPackage(ROOT + ".retrieval.."))
+                .check(HUB);
+    }
+
+    @Test
+    void apiIsTheBottom() {
+        classes().that().resideInAPackage(ROOT + ".api..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(ROOT + "..")).or(resideInAPackage(ROOT + ".api..")))
+                .check(HUB);
+    }
+
+    @Test
+    void configHoldsPropertiesAndYamlHelpersOnly() {
+        classes().that().resideInAPackage(ROOT + ".config..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(ROOT + ".."))
+                        .or(resideInAnyPackage(ROOT + ".api..", ROOT + ".config..")))
+                .check(HUB);
+    }
+
+    @Test
+    void opsMetersSitBelowTheFeaturesTheyMeasure() {
+        classes().that().resideInAPackage(ROOT + ".ops..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(ROOT + ".."))
+                        .or(resideInAnyPackage(ROOT + ".api..", ROOT + ".config..", ROOT + ".ops..")))
+                .check(HUB);
+    }
+
+    @Test
+    void nothingBelowImportsWebMcpOrCli() {
+        noClasses().that().resideOutsideOfPackages(ROOT, ROOT + ".web..", ROOT + ".mcp..", ROOT + ".cli..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".web..", ROOT + ".mcp..", ROOT + ".cli..")
+                .check(HUB);
+    }
+
+    @Test
+    void onlyCliUsesTheRootPackage() {
+        noClasses().that().resideOutsideOfPackages(ROOT, ROOT + ".cli..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT)
+                .check(HUB);
+    }
+}
