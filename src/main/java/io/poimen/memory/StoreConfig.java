@@ -2,7 +2,7 @@ package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
-import io.poimen.memory.cluster.ClusterProperties;
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.config.PoimenProperties;

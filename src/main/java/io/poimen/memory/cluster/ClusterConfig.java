@@ -1,5 +1,6 @@
 package io.poimen.memory.cluster;
 
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.tfidf.TfIdfIndex;

@@ -1,7 +1,10 @@
 package io.poimen.memory.grc;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.config.WebhookProperties;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import java.time.Clock;

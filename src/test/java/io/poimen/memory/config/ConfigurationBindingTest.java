@@ -3,10 +3,10 @@ package io.poimen.memory.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.poimen.memory.cluster.ClusterProperties;
-import io.poimen.memory.grc.ForgejoProperties;
-import io.poimen.memory.grc.GitProperties;
-import io.poimen.memory.grc.WebhookProperties;
+import io.poimen.memory.config.ClusterProperties;
+import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
+import io.poimen.memory.config.WebhookProperties;
 import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.config.UiSettings;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.poimen.memory.cluster;
+package io.poimen.memory.config;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.poimen.memory.grc;
+package io.poimen.memory.config;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
