@@ -2,7 +2,7 @@ package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
-import io.poimen.memory.cluster.ClusterProperties;
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.config.PoimenProperties;
@@ -37,13 +37,11 @@ import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.rest_client.RestClientTransport;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Chooses the store adapters: Lucene on local disk (embedded default) or pgvector and OpenSearch. */
 @Configuration
-@EnableConfigurationProperties(PoimenProperties.class)
 public class StoreConfig {
 
     @Bean

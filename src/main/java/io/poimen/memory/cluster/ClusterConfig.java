@@ -1,5 +1,7 @@
 package io.poimen.memory.cluster;
 
+import io.poimen.memory.config.ClusterProperties;
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
@@ -11,7 +13,6 @@ import org.apache.camel.component.kubernetes.cluster.KubernetesClusterService;
 import org.apache.camel.component.kubernetes.cluster.LeaseResourceType;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -21,7 +22,6 @@ import org.springframework.context.annotation.Configuration;
  * the request table the writer works from, and the change log the other replicas follow.
  */
 @Configuration
-@EnableConfigurationProperties(ClusterProperties.class)
 public class ClusterConfig {
 
     @Bean
@@ -61,8 +61,8 @@ public class ClusterConfig {
 
     @Bean
     Leadership leadership(CamelClusterService service, ClusterProperties settings, ClusterRequests requests,
-                          @Value("${poimen.git.enabled}") boolean gitEnabled) {
-        return new Leadership(service, settings.namespace(), requests, gitEnabled);
+                          GitProperties git) {
+        return new Leadership(service, settings.namespace(), requests, git.enabled());
     }
 
     /** In the readiness group on k8s: a writer whose election loop stopped leaves the Ready set. */

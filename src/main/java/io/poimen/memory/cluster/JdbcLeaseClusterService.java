@@ -1,5 +1,6 @@
 package io.poimen.memory.cluster;
 
+import io.poimen.memory.config.ClusterProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

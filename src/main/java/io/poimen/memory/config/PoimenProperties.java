@@ -7,13 +7,14 @@ import jakarta.validation.constraints.Min;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Settings under {@code poimen.*} (besides the sections of their own modules: {@code poimen.security}, {@code .ui},
- * {@code .git}, {@code .forgejo}, {@code .webhook}, {@code .cluster}). Every default is the {@code @DefaultValue}
- * here: the build writes them into the configuration metadata, and {@link TreeDefaults} offers them to
+ * Settings under {@code poimen.*}, one tree; the sections of single modules are records of their own
+ * ({@link ClusterProperties}, {@link GitProperties}, ...), offered as beans by {@link PropertiesConfig}. Every
+ * default is a {@code @DefaultValue} of these records: the build writes them into the configuration metadata, and {@link TreeDefaults} offers them to
  * {@code ${...}} and route {@code {{...}}} placeholders, so neither repeats them. Times are {@link Duration}s:
  * {@code 250ms}, {@code 2s}, {@code 30m}, ISO-8601 {@code PT30M}, or a bare number of milliseconds.
  *
@@ -31,6 +32,12 @@ import org.springframework.validation.annotation.Validated;
  * @param policies  policy files
  * @param faults    fault injection (load and fault runs only)
  * @param routesDir folder of the routes/*.camel.yaml files, read at start and watched for changes
+ * @param cluster   writer election and the followers
+ * @param git       the vault's git remote
+ * @param forgejo   the Forgejo API of the vault's pull requests
+ * @param webhook   Forgejo's webhook
+ * @param security  authentication of callers
+ * @param ui        the web UI
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -40,7 +47,13 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @Valid Query query, @DefaultValue @Valid Session session,
                                @DefaultValue Agents agents, @DefaultValue Audit audit,
                                @DefaultValue Retrieval retrieval, @DefaultValue Policies policies,
-                               @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir) {
+                               @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir,
+                               @DefaultValue @NestedConfigurationProperty ClusterProperties cluster,
+                               @DefaultValue @NestedConfigurationProperty GitProperties git,
+                               @DefaultValue @NestedConfigurationProperty ForgejoProperties forgejo,
+                               @DefaultValue @NestedConfigurationProperty WebhookProperties webhook,
+                               @DefaultValue @NestedConfigurationProperty SecuritySettings security,
+                               @DefaultValue @NestedConfigurationProperty UiSettings ui) {
 
     /**
      * @param path             vault folder (a git clone when git sync is on)

@@ -1,31 +1,35 @@
 package io.poimen.memory.config;
 
 import java.time.Duration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import java.util.Locale;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code poimen.security.*}.
  *
  * @param mode       {@code none} (no authentication; loopback only) or {@code oidc} (bearer JWT required)
+ * @param issuer     expected {@code iss} when {@link #jwkSetUri} is set (defaults to {@link #issuerUri})
  * @param issuerUri  OIDC issuer; its discovery document gives the JWKS URI (and is the expected {@code iss})
  * @param jwkSetUri  explicit JWKS URI, used with {@link #issuer} instead of discovery
- * @param issuer     expected {@code iss} when {@link #jwkSetUri} is set (defaults to {@link #issuerUri})
- * @param audience   expected {@code aud} (default {@code poimen-memory})
- * @param clockSkew  tolerance for {@code exp} and {@code nbf} (default 30 s)
+ * @param audience   expected {@code aud}
+ * @param clockSkew  tolerance for {@code exp} and {@code nbf}
  */
-@ConfigurationProperties("poimen.security")
-public record SecuritySettings(String mode, String issuerUri, String jwkSetUri, String issuer, String audience,
-                               Duration clockSkew) {
+// issuer's @param comes before issuerUri's: the metadata processor takes the first @param line starting with the name
+public record SecuritySettings(@DefaultValue("none") String mode, String issuerUri, String jwkSetUri, String issuer,
+                               @DefaultValue("poimen-memory") String audience,
+                               @DefaultValue("30s") Duration clockSkew) {
     public static final String NONE = "none";
     public static final String OIDC = "oidc";
 
     public SecuritySettings {
-        mode = mode == null || mode.isBlank() ? NONE : mode.trim().toLowerCase(java.util.Locale.ROOT);
+        mode = mode.trim().toLowerCase(Locale.ROOT);
         issuerUri = blankToNull(issuerUri);
         jwkSetUri = blankToNull(jwkSetUri);
         issuer = blankToNull(issuer) != null ? issuer.trim() : issuerUri;
-        audience = audience == null || audience.isBlank() ? "poimen-memory" : audience.trim();
-        clockSkew = clockSkew != null ? clockSkew : Duration.ofSeconds(30);
+        audience = audience.trim();
+        if (audience.isEmpty()) {
+            throw new IllegalArgumentException("poimen.security.audience is blank: every token would be refused");
+        }
     }
 
     public boolean oidc() {

@@ -1,10 +1,9 @@
 package io.poimen.memory.config;
 
-import io.poimen.memory.config.SecuritySettings;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings of the web UI under {@code poimen.ui.*}. In oidc mode the UI logs in with the Authorization Code flow
@@ -13,17 +12,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param issuer       issuer URL as the browser reaches it (default: {@code poimen.security.issuer}, which itself
  *                     defaults to {@code poimen.security.issuer-uri})
- * @param clientId     OIDC client id of the UI (default {@code poimen-memory})
- * @param scopes       scopes asked for (default {@code openid profile email})
+ * @param clientId     OIDC client id of the UI
+ * @param scopes       scopes asked for
  * @param remoteImages true to load images of notes from other hosts (off: a note cannot track its readers)
  */
-@ConfigurationProperties("poimen.ui")
-public record UiSettings(String issuer, String clientId, String scopes, boolean remoteImages) {
+public record UiSettings(String issuer, @DefaultValue("poimen-memory") String clientId,
+                         @DefaultValue("openid profile email") String scopes, boolean remoteImages) {
 
     public UiSettings {
         issuer = issuer == null || issuer.isBlank() ? null : issuer.trim();
-        clientId = clientId == null || clientId.isBlank() ? "poimen-memory" : clientId.trim();
-        scopes = scopes == null || scopes.isBlank() ? "openid profile email" : scopes.trim();
+        clientId = clientId.trim();
+        scopes = scopes.trim();
     }
 
     /** The issuer the browser logs in at, or null when login is off (no-auth mode). */

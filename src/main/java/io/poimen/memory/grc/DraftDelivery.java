@@ -1,5 +1,7 @@
 package io.poimen.memory.grc;
 
+import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

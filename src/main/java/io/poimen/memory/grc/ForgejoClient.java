@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.poimen.memory.config.ForgejoProperties;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

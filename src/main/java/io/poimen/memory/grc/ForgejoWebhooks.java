@@ -3,6 +3,8 @@ package io.poimen.memory.grc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.api.ApiException;
+import io.poimen.memory.config.GitProperties;
+import io.poimen.memory.config.WebhookProperties;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

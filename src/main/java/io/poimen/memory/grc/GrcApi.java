@@ -3,6 +3,8 @@ package io.poimen.memory.grc;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;

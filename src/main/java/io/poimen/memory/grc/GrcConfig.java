@@ -1,19 +1,20 @@
 package io.poimen.memory.grc;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.PoimenProperties;
+import io.poimen.memory.config.WebhookProperties;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The edit flow (drafts → Forgejo pull requests) and the sync flow (webhooks, git pull, incremental reindex). */
 @Configuration
-@EnableConfigurationProperties({GitProperties.class, ForgejoProperties.class, WebhookProperties.class})
 public class GrcConfig {
 
     @Bean

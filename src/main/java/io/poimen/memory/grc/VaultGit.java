@@ -1,5 +1,6 @@
 package io.poimen.memory.grc;
 
+import io.poimen.memory.config.GitProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.poimen.memory.grc;
 
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.ingest.VaultChanges;
 import io.poimen.memory.security.AccessChecks;

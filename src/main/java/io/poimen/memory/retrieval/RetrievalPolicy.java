@@ -1,8 +1,9 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.config.WatchedYamlFile;
 import java.nio.file.Path;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /** The current {@link RetrievalSettings}, re-read from {@code policies/retrieval.yaml} when it changes. */
@@ -10,7 +11,12 @@ import org.springframework.stereotype.Component;
 public class RetrievalPolicy {
     private final WatchedYamlFile<RetrievalSettings> file;
 
-    public RetrievalPolicy(@Value("${poimen.policies.dir}") Path policiesDir) {
+    @Autowired
+    public RetrievalPolicy(PoimenProperties properties) {
+        this(properties.policies().dir());
+    }
+
+    public RetrievalPolicy(Path policiesDir) {
         this.file = new WatchedYamlFile<>(policiesDir.resolve("retrieval.yaml"), RetrievalSettings::fromYaml,
                 RetrievalSettings.defaults());
     }

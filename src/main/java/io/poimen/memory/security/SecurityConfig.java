@@ -12,7 +12,6 @@ import org.apache.camel.spring.boot.CamelContextConfiguration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,7 +36,6 @@ import org.springframework.security.web.SecurityFilterChain;
  * ({@code X-Trace-Id}).
  */
 @Configuration
-@EnableConfigurationProperties(SecuritySettings.class)
 public class SecurityConfig {
     private static final String MODE = "poimen.security.mode";
     private static final String WEBHOOK = "/memory/webhooks/forgejo";

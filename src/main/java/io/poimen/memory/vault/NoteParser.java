@@ -1,5 +1,6 @@
 package io.poimen.memory.vault;
 
+import io.poimen.memory.config.PoimenProperties;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -12,7 +13,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,8 +30,13 @@ public class NoteParser {
     private final MarkdownChunker chunker;
     private final long maxBytes;
 
+    @Autowired
     public NoteParser(FrontMatterParser frontMatter, WikiLinkParser links, MarkdownChunker chunker,
-                      @Value("${poimen.vault.max-file-bytes}") long maxBytes) {
+                      PoimenProperties properties) {
+        this(frontMatter, links, chunker, properties.vault().maxFileBytes());
+    }
+
+    public NoteParser(FrontMatterParser frontMatter, WikiLinkParser links, MarkdownChunker chunker, long maxBytes) {
         this.frontMatter = frontMatter;
         this.links = links;
         this.chunker = chunker;

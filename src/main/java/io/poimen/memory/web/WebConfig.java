@@ -1,18 +1,15 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.config.UiSettings;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Beans of the read API ({@code routes/vault.camel.yaml}). */
 @Configuration
-@EnableConfigurationProperties(UiSettings.class)
 public class WebConfig {
 
     /** Used by platform-http through camel.component.platform-http.header-filter-strategy. */

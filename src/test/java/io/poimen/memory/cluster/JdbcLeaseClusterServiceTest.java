@@ -3,6 +3,7 @@ package io.poimen.memory.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.time.Duration;
 import javax.sql.DataSource;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.time.Clock;
 import java.time.Duration;

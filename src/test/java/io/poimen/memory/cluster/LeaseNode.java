@@ -1,6 +1,7 @@
 package io.poimen.memory.cluster;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.poimen.memory.config.ClusterProperties;
 import java.time.Duration;
 import org.apache.camel.cluster.CamelClusterEventListener;
 import org.apache.camel.cluster.CamelClusterView;

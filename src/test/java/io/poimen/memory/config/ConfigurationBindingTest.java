@@ -3,20 +3,14 @@ package io.poimen.memory.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.poimen.memory.cluster.ClusterProperties;
-import io.poimen.memory.grc.ForgejoProperties;
-import io.poimen.memory.grc.GitProperties;
-import io.poimen.memory.grc.WebhookProperties;
-import io.poimen.memory.config.SecuritySettings;
-import io.poimen.memory.config.UiSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * The {@code poimen.*} tree binds from the real application.yaml (default and prod profile), with the defaults of
@@ -26,8 +20,7 @@ import org.springframework.context.annotation.Configuration;
 class ConfigurationBindingTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({PoimenProperties.class, ClusterProperties.class, GitProperties.class,
-            ForgejoProperties.class, WebhookProperties.class, SecuritySettings.class, UiSettings.class})
+    @Import(PropertiesConfig.class)
     static class Tree {
     }
 
@@ -52,6 +45,14 @@ class ConfigurationBindingTest {
             assertThat(p.routesDir()).isEqualTo(Path.of("routes"));
             assertThat(ctx.getBean(ClusterProperties.class).followPeriod()).isEqualTo(Duration.ofMillis(250));
             assertThat(ctx.getBean(ForgejoProperties.class).delivery().retryPeriod()).isEqualTo(Duration.ofSeconds(15));
+            // the module sections are components of the one tree, offered as beans of their own
+            assertThat(ctx.getBean(ClusterProperties.class)).isSameAs(p.cluster());
+            assertThat(ctx.getBean(WebhookProperties.class)).isSameAs(p.webhook());
+            assertThat(ctx.getBean(SecuritySettings.class)).isSameAs(p.security());
+            assertThat(p.security().mode()).isEqualTo("none");
+            assertThat(p.security().clockSkew()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(ctx.getBean(UiSettings.class).scopes()).isEqualTo("openid profile email");
+            assertThat(ctx.getBean(UiSettings.class).clientId()).isEqualTo("poimen-memory");
             var env = ctx.getEnvironment();
             // what routes' {{poimen.x}} and application.yaml's ${poimen.x} see without any setting
             assertThat(env.getProperty("poimen.cluster.requests-period")).isEqualTo("250");
@@ -102,6 +103,12 @@ class ConfigurationBindingTest {
                 .hasStackTraceContaining("poimen.session.ttl").hasStackTraceContaining("soon");
         assertThatThrownBy(() -> start(null, "--poimen.cluster.follow-period=fast").close())
                 .hasStackTraceContaining("poimen.cluster.follow-period");
+    }
+
+    @Test
+    void aBlankAudienceStopsTheStart() {
+        assertThatThrownBy(() -> start(null, "--poimen.security.audience= ").close())
+                .hasStackTraceContaining("poimen.security.audience");
     }
 
     @Test

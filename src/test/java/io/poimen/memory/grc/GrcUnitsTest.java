@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.api.ApiException;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.poimen.memory.grc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.ingest.VaultChanges;
 import java.nio.file.Files;

@@ -67,7 +67,7 @@ class JwtDecodersTest {
         });
         server.start();
         decoder = JwtDecoders.create(new SecuritySettings("oidc", null,
-                "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", ISSUER, null, Duration.ofSeconds(30)));
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", ISSUER, "poimen-memory", Duration.ofSeconds(30)));
     }
 
     @AfterEach

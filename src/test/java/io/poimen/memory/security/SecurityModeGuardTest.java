@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SecurityModeGuardTest {
     static SecuritySettings settings(String mode, String issuerUri, String jwks, String issuer) {
-        return new SecuritySettings(mode, issuerUri, jwks, issuer, null, Duration.ofSeconds(30));
+        return new SecuritySettings(mode, issuerUri, jwks, issuer, "poimen-memory", Duration.ofSeconds(30));
     }
 
     @ParameterizedTest

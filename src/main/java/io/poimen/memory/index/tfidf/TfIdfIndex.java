@@ -1,5 +1,6 @@
 package io.poimen.memory.index.tfidf;
 
+import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.Terms;
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,7 +40,12 @@ public class TfIdfIndex {
     private final HiddenChunks hidden = new HiddenChunks();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
-    public TfIdfIndex(@Value("${poimen.retrieval.tfidf.metadata-weight}") double metadataWeight) {
+    @Autowired
+    public TfIdfIndex(PoimenProperties properties) {
+        this(properties.retrieval().tfidf().metadataWeight());
+    }
+
+    public TfIdfIndex(double metadataWeight) {
         if (!(metadataWeight >= 0) || Double.isInfinite(metadataWeight)) {
             throw new IllegalArgumentException("metadata weight must be a finite number >= 0, was " + metadataWeight);
         }

@@ -1,10 +1,9 @@
-package io.poimen.memory.cluster;
+package io.poimen.memory.config;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.UUID;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -20,7 +19,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param followPeriod   how often every replica reads the change log
  * @param requestsPeriod how often the writer reads the request table (syncs and reindexes asked for anywhere)
  */
-@ConfigurationProperties("poimen.cluster")
 public record ClusterProperties(@DefaultValue("jdbc") String service, @DefaultValue("poimen-writer") String namespace,
                                 String nodeId, @DefaultValue("5s") Duration lease, @DefaultValue("1s") Duration renew,
                                 @DefaultValue("250ms") Duration followPeriod,

@@ -1,7 +1,6 @@
-package io.poimen.memory.grc;
+package io.poimen.memory.config;
 
 import java.time.Duration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -14,7 +13,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout  connect and request timeout of each API call
  * @param delivery how drafts are retried
  */
-@ConfigurationProperties("poimen.forgejo")
 public record ForgejoProperties(String url, String token, String owner, String repo, @DefaultValue("10s") Duration timeout,
                                 @DefaultValue Delivery delivery) {
     public ForgejoProperties {

@@ -1,8 +1,7 @@
-package io.poimen.memory.grc;
+package io.poimen.memory.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -18,15 +17,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param draftsDir     the hub's own bare repository where draft commits are built before they are pushed
  * @param noreplyDomain mail domain of author addresses for callers whose token carries no e-mail
  */
-@ConfigurationProperties("poimen.git")
 public record GitProperties(@DefaultValue("false") boolean enabled, String remote, @DefaultValue("main") String branch,
                             @DefaultValue("30s") Duration pollPeriod, @DefaultValue("5s") Duration initialDelay,
-                            @DefaultValue("poimen") String username, String token, Path draftsDir,
+                            @DefaultValue("poimen") String username, String token,
+                            @DefaultValue("data/grc/drafts.git") Path draftsDir,
                             @DefaultValue("users.noreply.poimen") String noreplyDomain) {
-    public GitProperties {
-        draftsDir = draftsDir != null ? draftsDir : Path.of("data/grc/drafts.git");
-    }
-
     public boolean hasRemote() {
         return remote != null && !remote.isBlank();
     }
