@@ -1,7 +1,6 @@
 package io.poimen.memory;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -11,8 +10,6 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import io.poimen.memory.security.QueryAccess;
-import io.poimen.memory.security.ResultAccessFilter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,17 +28,10 @@ class ArchitectureTest {
         slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(HUB);
     }
 
-    /**
-     * Feature packages (first level below the root, subpackages included) form no cycle either, but for one
-     * loop still open: security's query steps read the query's context and fused candidates, and the session
-     * step of retrieval resolves the caller through security.
-     */
+    /** Feature packages (first level below the root, subpackages included) form no cycle either. */
     @Test
     void featurePackagesTakePartInNoCycle() {
-        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles()
-                .ignoreDependency(belongToAnyOf(QueryAccess.class, ResultAccessFilter.class),
-                        resideInAPackage(ROOT + ".retrieval.."))
-                .check(HUB);
+        slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(HUB);
     }
 
     @Test

@@ -10,12 +10,19 @@ import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.ops.Availability;
+import io.poimen.memory.security.AuditedAccess;
+import io.poimen.memory.security.CallerResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Beans of the query route. */
 @Configuration
 public class RetrievalConfig {
+
+    @Bean
+    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access) {
+        return new QueryAccess(callers, access);
+    }
 
     @Bean
     Availability embeddingAvailability(PoimenProperties props) {

@@ -32,7 +32,7 @@ public class OidcAccessChecks implements AccessChecks {
         orForbidden(access.check(caller, VaultResource.of(vaultPath), action, traceId));
     }
 
-    static void orForbidden(AccessDecision d) {
+    public static void orForbidden(AccessDecision d) {
         if (!d.allowed()) {
             throw forbidden(d);
         }

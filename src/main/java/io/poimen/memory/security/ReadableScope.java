@@ -10,12 +10,12 @@ import java.util.function.Predicate;
  * Read decisions of one query, per folder ({@link VaultResource#of}), made when the search scope is built so that
  * the branches never see a note the caller may not read; audited once, together, after fusion.
  */
-final class ReadableScope implements Predicate<String> {
+public final class ReadableScope implements Predicate<String> {
     private final RbacEngine engine;
     private final Caller caller;
     private final Map<VaultResource, AccessDecision> decisions = new LinkedHashMap<>();
 
-    ReadableScope(RbacEngine engine, Caller caller) {
+    public ReadableScope(RbacEngine engine, Caller caller) {
         this.engine = engine;
         this.caller = caller;
     }
@@ -25,11 +25,11 @@ final class ReadableScope implements Predicate<String> {
         return decision(VaultResource.of(path)).allowed();
     }
 
-    synchronized AccessDecision decision(VaultResource resource) {
+    public synchronized AccessDecision decision(VaultResource resource) {
         return decisions.computeIfAbsent(resource, r -> engine.check(caller, r, Action.READ));
     }
 
-    synchronized List<AccessDecision> all() {
+    public synchronized List<AccessDecision> all() {
         return new ArrayList<>(decisions.values());
     }
 }

@@ -98,11 +98,6 @@ public class SecurityConfig {
     }
 
     @Bean
-    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access) {
-        return new QueryAccess(callers, access);
-    }
-
-    @Bean
     AccessEndpoints accessEndpoints(CallerResolver callers, AccessChecks checks, AuditedAccess access,
                                     VaultPathGuard paths) {
         return new AccessEndpoints(callers, checks, access, paths);

@@ -1,6 +1,14 @@
-package io.poimen.memory.security;
+package io.poimen.memory.retrieval;
 
-import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.security.AccessDecision;
+import io.poimen.memory.security.Action;
+import io.poimen.memory.security.AuditedAccess;
+import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.OidcAccessChecks;
+import io.poimen.memory.security.ReadableScope;
+import io.poimen.memory.security.VaultResource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
