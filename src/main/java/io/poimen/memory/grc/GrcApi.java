@@ -128,7 +128,7 @@ public class GrcApi {
         // the author's message and a delivery error may name notes this (other) caller may not read
         ReadAccess read = new ReadAccess(access, caller, traceId(exchange));
         UnaryOperator<String> shown = text -> owner ? text
-                : PathMentions.withoutDenied(text, vaultPaths.get(), p -> readable(read, p));
+                : PathMentions.withoutDenied(text, vaultPaths.get(), read::allowsIfNotePath);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("draft_id", draft.id());
         body.put("user", draft.userSubject());
@@ -192,14 +192,6 @@ public class GrcApi {
         return body;
     }
 
-    /** A path that is not a safe vault path (it cannot be a note) counts as not readable. */
-    private static boolean readable(ReadAccess read, String path) {
-        try {
-            return read.allows(path);
-        } catch (ApiException e) {
-            return false;
-        }
-    }
 
     private DraftRequest parse(byte[] body) {
         JsonNode node;

@@ -7,7 +7,6 @@ import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
-import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.ReadAccess;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -180,23 +179,16 @@ public class VaultSync {
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         SyncStatus s = status();
         List<FileChange> visible = s.filesChanged().stream()
-                .filter(f -> readable(read, f.path()) && (f.oldPath() == null || readable(read, f.oldPath())))
+                .filter(f -> read.allowsIfNotePath(f.path())
+                        && (f.oldPath() == null || read.allowsIfNotePath(f.oldPath())))
                 .toList();
         // an error message (a git conflict) may name files too: those the caller may not read are hidden
         List<SyncStatus.SyncError> errors = s.errors().stream().map(e -> new SyncStatus.SyncError(e.at(),
-                PathMentions.withoutDenied(e.message(), vaultPaths.get(), p -> readable(read, p)))).toList();
+                PathMentions.withoutDenied(e.message(), vaultPaths.get(), read::allowsIfNotePath))).toList();
         return new SyncStatus(s.enabled(), s.lastCommit(), s.lastSync(), s.lastAttempt(), visible,
                 s.notesReindexed(), errors, s.requests(), s.runs());
     }
 
-    /** A path that is not a safe vault path (it cannot be a note) is left out rather than failing the status. */
-    private static boolean readable(ReadAccess read, String path) {
-        try {
-            return read.allows(path);
-        } catch (ApiException e) {
-            return false;
-        }
-    }
 
     private synchronized boolean hasErrors() {
         return !errors.isEmpty();

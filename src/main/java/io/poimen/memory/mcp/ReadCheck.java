@@ -2,7 +2,7 @@ package io.poimen.memory.mcp;
 
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.api.ApiException;
+import io.poimen.memory.security.ReadAccess;
 
 /** A read decision that leaves a denied note out instead of failing the call (as listings do). */
 final class ReadCheck {
@@ -10,14 +10,6 @@ final class ReadCheck {
     }
 
     static boolean allows(AccessChecks checks, Caller caller, String path, String traceId) {
-        try {
-            checks.requireRead(caller, path, traceId);
-            return true;
-        } catch (ApiException e) {
-            if (e.status() == 403) {
-                return false;
-            }
-            throw e;
-        }
+        return new ReadAccess(checks, caller, traceId).allows(path);
     }
 }

@@ -43,6 +43,15 @@ public final class ReadAccess {
         return ApiException.notFound("no such note: " + path);
     }
 
+    /** As {@link #allows}, but a path that is not a safe vault path (it cannot be a note) is simply not readable. */
+    public boolean allowsIfNotePath(String path) {
+        try {
+            return allows(path);
+        } catch (ApiException e) {
+            return false;
+        }
+    }
+
     /** True when the caller may read {@code path}; a denial is remembered, never thrown. */
     public boolean allows(String path) {
         return decided.computeIfAbsent(VaultResource.of(path), unit -> {
