@@ -15,7 +15,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -41,7 +43,7 @@ public class VaultSync {
     private final CallerResolver callers;
     private final AccessChecks access;
     private final Clock clock;
-    private final java.util.function.Supplier<java.util.Set<String>> vaultPaths;
+    private final Supplier<Set<String>> vaultPaths;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong runs = new AtomicLong();
     private final Deque<SyncStatus.SyncError> errors = new ArrayDeque<>();
@@ -52,7 +54,7 @@ public class VaultSync {
     private int notesReindexed;
 
     public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock,
-                     java.util.function.Supplier<java.util.Set<String>> vaultPaths) {
+                     Supplier<Set<String>> vaultPaths) {
         this.vaultPaths = vaultPaths;
         this.vault = vault;
         this.git = git;

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Selection for a session turn that keeps the previous context's prompt prefix: the previous context's chunks are
  * walked in their order and kept at the front while each one is either still in the plain selection, or still a
- * candidate of this query (in the pool of fused candidates selection starts from, so in scope, readable now) scoring
+ * candidate of this query (fused at any rank, so matched by a branch, in scope and readable now) scoring
  * at least {@code minScore} × the lowest score the plain selection took, within {@code carryShare} of the token budget
  * and of top-k for such carried chunks. The walk stops at the first chunk that is neither: the model's cached prefix
  * ends there, so a chunk after it would cost a better one its place and reuse nothing. The rest of the budget goes to
