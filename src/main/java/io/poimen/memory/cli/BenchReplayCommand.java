@@ -5,6 +5,7 @@ import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.memory.retrieval.eval.FusionReplay;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
+import io.poimen.memory.retrieval.fusion.FusionMethod;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,10 +78,17 @@ public class BenchReplayCommand implements Callable<Integer> {
                 best[i] = Math.max(best[i], n);
                 System.out.printf("%-18s %-12s %8.4f%n", d.name(), b, n);
             }
+            List<FusionMethod> methods = new ArrayList<>();
             for (String m : FusionMethods.names()) {
+                methods.add(FusionMethods.of(m, s.calibration(), s.gate()));
                 System.out.printf("%-18s %-12s %8.4f%n", d.name(), m,
-                        FusionReplay.ndcg10(d, FusionMethods.of(m, s.calibration(), s.gate()), s.fusion()));
+                        FusionReplay.ndcg10(d, methods.get(methods.size() - 1), s.fusion()));
             }
+            // upper bounds read with the judgments: what choosing per query among these rankings could reach
+            System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches)%n", d.name(),
+                    "best-branch", FusionReplay.perQueryBest(d, BRANCHES, List.of(), s.fusion()));
+            System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches and the methods)%n",
+                    d.name(), "best-any", FusionReplay.perQueryBest(d, BRANCHES, methods, s.fusion()));
         }
         List<Params> grid = new ArrayList<>();
         for (double f : FULL_RATIO) {

@@ -100,8 +100,7 @@ public final class FusionReplay {
     public static double ndcg10(Dump dump, FusionMethod method, FusionSettings settings) {
         double sum = 0;
         for (Query q : dump.queries()) {
-            List<String> chunks = method.fuse(q.branches(), settings).stream().map(FusedCandidate::chunkId).toList();
-            sum += RankingMetrics.ndcg(documents(dump, chunks), q.qrels(), 10);
+            sum += ndcg10(dump, q, fused(q, method, settings));
         }
         return sum / Math.max(1, dump.queries().size());
     }
@@ -110,11 +109,43 @@ public final class FusionReplay {
     public static double ndcg10(Dump dump, String branch) {
         double sum = 0;
         for (Query q : dump.queries()) {
-            List<String> chunks = q.branches().stream().filter(b -> b.branch().key().equals(branch))
-                    .flatMap(b -> b.hits().stream()).map(Hit::chunkId).toList();
-            sum += RankingMetrics.ndcg(documents(dump, chunks), q.qrels(), 10);
+            sum += ndcg10(dump, q, branchOrder(q, branch));
         }
         return sum / Math.max(1, dump.queries().size());
+    }
+
+    /**
+     * Mean over the queries of the best nDCG@10 that any of the named branches' own orders or any of the methods
+     * reaches on that query: the most a per-query choice between those rankings could give (an upper bound read
+     * with the judgments, never a method). A target above it cannot be reached by weighting these lists per query.
+     */
+    public static double perQueryBest(Dump dump, List<String> branches, List<FusionMethod> methods,
+                                      FusionSettings settings) {
+        double sum = 0;
+        for (Query q : dump.queries()) {
+            double best = 0;
+            for (String b : branches) {
+                best = Math.max(best, ndcg10(dump, q, branchOrder(q, b)));
+            }
+            for (FusionMethod m : methods) {
+                best = Math.max(best, ndcg10(dump, q, fused(q, m, settings)));
+            }
+            sum += best;
+        }
+        return sum / Math.max(1, dump.queries().size());
+    }
+
+    private static List<String> fused(Query q, FusionMethod method, FusionSettings settings) {
+        return method.fuse(q.branches(), settings).stream().map(FusedCandidate::chunkId).toList();
+    }
+
+    private static List<String> branchOrder(Query q, String branch) {
+        return q.branches().stream().filter(b -> b.branch().key().equals(branch))
+                .flatMap(b -> b.hits().stream()).map(Hit::chunkId).toList();
+    }
+
+    private static double ndcg10(Dump dump, Query q, List<String> chunks) {
+        return RankingMetrics.ndcg(documents(dump, chunks), q.qrels(), 10);
     }
 
     private static List<String> documents(Dump dump, List<String> chunks) {

@@ -1,10 +1,14 @@
 package io.poimen.memory.retrieval.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.fusion.FusionMethod;
+import io.poimen.memory.retrieval.fusion.FusionMethods;
+import io.poimen.memory.retrieval.fusion.FusionSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,5 +58,31 @@ class FusionReplayTest {
         }
         // seeded: the same variant every run
         assertThat(FusionReplay.withNoiseSemantic(d).queries()).isEqualTo(noise.queries());
+    }
+
+    @Test
+    void thePerQueryBestTakesEachQuerysBestRankingAndIsAtLeastEveryOne() {
+        // query 0: only the semantic order has the relevant doc first; query 1: only the lexical order
+        Map<String, String> docs = Map.of("a", "A", "b", "B");
+        List<FusionReplay.Query> queries = List.of(
+                new FusionReplay.Query("q0", List.of(
+                        BranchResult.ok(Branch.SEMANTIC, List.of(new Hit("a", 0.9), new Hit("b", 0.8)), 0),
+                        BranchResult.ok(Branch.LEXICAL, List.of(new Hit("b", 9), new Hit("a", 8)), 0)),
+                        Map.of("A", 1)),
+                new FusionReplay.Query("q1", List.of(
+                        BranchResult.ok(Branch.SEMANTIC, List.of(new Hit("a", 0.9), new Hit("b", 0.8)), 0),
+                        BranchResult.ok(Branch.LEXICAL, List.of(new Hit("b", 9), new Hit("a", 8)), 0)),
+                        Map.of("B", 1)));
+        FusionReplay.Dump d = new FusionReplay.Dump("two", docs, queries);
+        double second = 1 / (Math.log(3) / Math.log(2));
+        assertThat(FusionReplay.ndcg10(d, "semantic")).isCloseTo((1 + second) / 2, within(1e-9));
+        assertThat(FusionReplay.ndcg10(d, "lexical")).isCloseTo((1 + second) / 2, within(1e-9));
+        assertThat(FusionReplay.perQueryBest(d, List.of("semantic", "lexical"), List.of(),
+                FusionSettings.defaults())).isCloseTo(1.0, within(1e-9));
+        assertThat(FusionReplay.perQueryBest(d, List.of("semantic"), List.of(), FusionSettings.defaults()))
+                .isCloseTo(FusionReplay.ndcg10(d, "semantic"), within(1e-9));
+        FusionMethod rrf = FusionMethods.of("rrf");
+        assertThat(FusionReplay.perQueryBest(d, List.of(), List.of(rrf), FusionSettings.defaults()))
+                .isCloseTo(FusionReplay.ndcg10(d, rrf, FusionSettings.defaults()), within(1e-9));
     }
 }
