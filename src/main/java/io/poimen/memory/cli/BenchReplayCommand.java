@@ -37,6 +37,10 @@ public class BenchReplayCommand implements Callable<Integer> {
             description = "TF-IDF bonuses to fit over (default: ${DEFAULT-VALUE})")
     List<Double> tfidfBonus;
 
+    @Option(names = "--noise-draws", defaultValue = "1",
+            description = "random draws of each training set's noise variant, scored together (default: ${DEFAULT-VALUE})")
+    int noiseDraws;
+
     @Option(names = "--dump", required = true, description = "branch dump of one set (repeat for each set)")
     List<Path> dumps;
 
@@ -104,7 +108,7 @@ public class BenchReplayCommand implements Callable<Integer> {
         double[] bestNoise = new double[n];
         List<FusionReplay.Dump> noise = new ArrayList<>();
         for (FusionReplay.Dump d : sets) {
-            FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d);
+            FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d, noiseDraws);
             noise.add(v);
             bestNoise[noise.size() - 1] = FusionReplay.ndcg10(v, "lexical");
         }

@@ -71,15 +71,32 @@ public final class FusionReplay {
      * a set where it happens. Named {@code <set>~noise}.
      */
     public static Dump withNoiseSemantic(Dump dump) {
+        return withNoiseSemantic(dump, 1);
+    }
+
+    /**
+     * {@link #withNoiseSemantic(Dump)} drawn {@code draws} times: every query once per draw (ids {@code q#d} from
+     * the second draw on), each draw with its own seeds, the first draw the one-draw variant. Whether a gate
+     * catches a random list on a small corpus depends on what that draw happens to share with the lexical lists
+     * (one query of 11 on business-reports), so a fit reads the mean over several draws instead of one.
+     */
+    public static Dump withNoiseSemantic(Dump dump, int draws) {
+        if (draws < 1) {
+            throw new IllegalArgumentException("noise draws must be ≥ 1, got " + draws);
+        }
         List<String> corpus = new ArrayList<>(new java.util.TreeSet<>(dump.docByChunk().keySet()));
-        List<Query> out = new ArrayList<>(dump.queries().size());
-        for (int i = 0; i < dump.queries().size(); i++) {
-            Query q = dump.queries().get(i);
-            List<BranchResult> branches = new ArrayList<>();
-            for (BranchResult r : q.branches()) {
-                branches.add(r.branch() == Branch.SEMANTIC && r.answered() ? noise(r, corpus, i) : r);
+        int n = dump.queries().size();
+        List<Query> out = new ArrayList<>(n * draws);
+        for (int d = 0; d < draws; d++) {
+            for (int i = 0; i < n; i++) {
+                Query q = dump.queries().get(i);
+                int seed = d * n + i;
+                List<BranchResult> branches = new ArrayList<>();
+                for (BranchResult r : q.branches()) {
+                    branches.add(r.branch() == Branch.SEMANTIC && r.answered() ? noise(r, corpus, seed) : r);
+                }
+                out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, branches, q.qrels()));
             }
-            out.add(new Query(q.id(), branches, q.qrels()));
         }
         return new Dump(dump.name() + "~noise", dump.docByChunk(), out);
     }

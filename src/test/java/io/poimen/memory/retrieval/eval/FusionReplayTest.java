@@ -1,6 +1,7 @@
 package io.poimen.memory.retrieval.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.poimen.memory.index.Hit;
@@ -58,6 +59,27 @@ class FusionReplayTest {
         }
         // seeded: the same variant every run
         assertThat(FusionReplay.withNoiseSemantic(d).queries()).isEqualTo(noise.queries());
+    }
+
+    @Test
+    void severalNoiseDrawsRepeatEveryQueryWithOtherRandomListsTheFirstDrawBeingTheOneDrawVariant() {
+        FusionReplay.Dump d = dump();
+        FusionReplay.Dump one = FusionReplay.withNoiseSemantic(d);
+        FusionReplay.Dump three = FusionReplay.withNoiseSemantic(d, 3);
+        assertThat(three.queries()).hasSize(9);
+        assertThat(three.queries().subList(0, 3)).isEqualTo(one.queries());
+        assertThat(three.queries()).extracting(FusionReplay.Query::id)
+                .containsExactly("q0", "q1", "q2", "q0#1", "q1#1", "q2#1", "q0#2", "q1#2", "q2#2");
+        for (int q = 0; q < 3; q++) {
+            List<String> first = branch(three.queries().get(q), Branch.SEMANTIC).hits().stream()
+                    .map(Hit::chunkId).toList();
+            List<String> second = branch(three.queries().get(3 + q), Branch.SEMANTIC).hits().stream()
+                    .map(Hit::chunkId).toList();
+            assertThat(second).isNotEqualTo(first);
+            assertThat(three.queries().get(3 + q).qrels()).isEqualTo(d.queries().get(q).qrels());
+        }
+        assertThatThrownBy(() -> FusionReplay.withNoiseSemantic(d, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("noise draws");
     }
 
     @Test
