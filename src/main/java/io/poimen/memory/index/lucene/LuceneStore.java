@@ -257,8 +257,11 @@ public final class LuceneStore implements AutoCloseable {
         final String field;
         final Set<String> paths;
         final Query query;
-        /** The reader {@link #covers} was computed for (a point-in-time view: a write makes a new one). */
-        private IndexReader checked;
+        /**
+         * The cache key of the reader {@link #covers} was computed for (a point-in-time view: a write makes a new
+         * one); the key, not the reader, so a closed reader is not kept reachable.
+         */
+        private Object checked;
         private boolean covers;
 
         ScopeFilter(String field, Set<String> paths, Query query) {
@@ -268,9 +271,13 @@ public final class LuceneStore implements AutoCloseable {
         }
 
         synchronized boolean coversAll(IndexReader reader) throws IOException {
-            if (checked != reader) {
+            IndexReader.CacheHelper helper = reader.getReaderCacheHelper();
+            if (helper == null) {
+                return holdsEveryValue(reader, field, paths);
+            }
+            if (checked != helper.getKey()) {
                 covers = holdsEveryValue(reader, field, paths);
-                checked = reader;
+                checked = helper.getKey();
             }
             return covers;
         }
