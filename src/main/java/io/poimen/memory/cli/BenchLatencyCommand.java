@@ -283,8 +283,8 @@ public class BenchLatencyCommand implements Callable<Integer> {
         private static String floorLabel(String step) {
             return switch (step) {
                 case EngineFloor.EMBEDDING -> "query embedding (model alone)";
-                case EngineFloor.BM25 -> "Lucene BM25 (plain term disjunction, content)";
-                case EngineFloor.HNSW -> "Lucene HNSW (plain k-NN)";
+                case EngineFloor.BM25 -> "Lucene BM25 (the branch's query, no scope)";
+                case EngineFloor.HNSW -> "Lucene HNSW (the branch's k-NN, no scope)";
                 case EngineFloor.TFIDF -> "TF-IDF scoring (no scope)";
                 case EngineFloor.FLOOR -> "floor = embedding + BM25 + HNSW";
                 default -> step;

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Collection;
 import java.util.List;
@@ -121,8 +122,10 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
                 return null;
             }
             BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
-            if (scope.paths() != null) {
-                bool.add(store.scopeFilter(PATH, scope.paths()), Occur.FILTER);
+            Query inScope = scope.paths() == null ? null
+                    : store.scopeFilter(PATH, scope.paths(), searcher.getIndexReader());
+            if (inScope != null) {
+                bool.add(inScope, Occur.FILTER);
             }
             for (String tag : scope.tags()) {
                 bool.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
@@ -132,13 +135,14 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     }
 
     /**
-     * The engine's own call, the floor {@code bench latency} compares the branch with: a plain BM25 disjunction
-     * of the analysed terms over {@code content}, no other field, no fuzzy clause, no scope.
+     * The engine's own call, the floor {@code bench latency} compares the branch with: the BM25 query
+     * {@link #search} sends (the fields' dis-max, the fuzzy clause of a term no field holds), without a scope.
      */
     public List<Hit> plainSearch(String text, int k) {
-        BooleanQuery.Builder q = new BooleanQuery.Builder();
-        analyze(CONTENT, text).forEach(t -> q.add(new TermQuery(new Term(CONTENT, t)), Occur.SHOULD));
-        return store.hits(q.build(), k, CHUNK_ID, score -> score);
+        if (text == null || text.isBlank() || k <= 0) {
+            return List.of();
+        }
+        return store.hits(searcher -> matchQuery(text, searcher.getIndexReader()), k, CHUNK_ID, score -> score);
     }
 
     @Override
@@ -167,6 +171,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     private Query matchQuery(String text, IndexReader reader) throws IOException {
         List<Query> exactFields = new ArrayList<>();
         List<Query> fuzzyFields = new ArrayList<>();
+        Map<String, Boolean> held = new HashMap<>(); // the text fields share one analysis: ask once per term
         for (var field : FIELD_BOOSTS.entrySet()) {
             Set<String> terms = analyze(field.getKey(), text);
             if (terms.isEmpty()) {
@@ -184,7 +189,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
                 exact.add(new TermQuery(t), Occur.SHOULD);
                 int edits = maxEdits(term);
                 if (typoTolerant && edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS
-                        && !field.getKey().equals(SOURCE) && !held(reader, term)) {
+                        && !field.getKey().equals(SOURCE) && !held.computeIfAbsent(term, x -> held(reader, x))) {
                     fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
                     anyFuzzy = true;
                 }
@@ -206,13 +211,17 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     }
 
     /** Whether a text field (content, breadcrumb, heading: the same English analysis) holds {@code term}. */
-    private static boolean held(IndexReader reader, String term) throws IOException {
-        for (String field : List.of(CONTENT, BREADCRUMB, HEADING)) {
-            if (reader.docFreq(new Term(field, term)) > 0) {
-                return true;
+    private static boolean held(IndexReader reader, String term) {
+        try {
+            for (String field : List.of(CONTENT, BREADCRUMB, HEADING)) {
+                if (reader.docFreq(new Term(field, term)) > 0) {
+                    return true;
+                }
             }
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Reading the terms of the lexical index failed", e);
         }
-        return false;
     }
 
     /** Allowed edits for an analyzed term: 0 below 5 characters, 1 for 5–7, 2 from 8. */

@@ -11,10 +11,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LRUQueryCache;
@@ -58,6 +64,12 @@ public final class LuceneStore implements AutoCloseable {
      */
     private final java.util.LinkedList<ScopeFilter> scopeFilters = new java.util.LinkedList<>();
     private final LRUQueryCache filters = new LRUQueryCache(256, 64L << 20, leaf -> true, Float.POSITIVE_INFINITY);
+    /**
+     * Per segment, the stored id of every doc a search has returned so far. A hit's id used to be read from the
+     * compressed stored fields on every query (a block decompressed per hit, a quarter of each branch's search
+     * time); a segment never changes, so its array lives until the segment is closed.
+     */
+    private final Map<IdsKey, String[]> ids = new ConcurrentHashMap<>();
 
     /**
      * Opens (or creates) the index in {@code directory}; the store takes ownership of the directory.
@@ -170,15 +182,40 @@ public final class LuceneStore implements AutoCloseable {
         });
     }
 
-    private static List<Hit> top(IndexSearcher searcher, Query query, int k, String idField,
-                                 DoubleUnaryOperator score) throws IOException {
+    private List<Hit> top(IndexSearcher searcher, Query query, int k, String idField,
+                          DoubleUnaryOperator score) throws IOException {
         ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
         List<Hit> hits = new ArrayList<>(docs.length);
-        var stored = searcher.storedFields();
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         for (ScoreDoc doc : docs) {
-            hits.add(new Hit(stored.document(doc.doc, Set.of(idField)).get(idField), score.applyAsDouble(doc.score)));
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc.doc, leaves));
+            hits.add(new Hit(id(leaf, doc.doc - leaf.docBase, idField), score.applyAsDouble(doc.score)));
         }
         return hits;
+    }
+
+    private String id(LeafReaderContext leaf, int doc, String idField) throws IOException {
+        IndexReader.CacheHelper core = leaf.reader().getCoreCacheHelper();
+        if (core == null) {
+            return leaf.reader().storedFields().document(doc, Set.of(idField)).get(idField);
+        }
+        IdsKey key = new IdsKey(core.getKey(), idField);
+        String[] known = ids.get(key);
+        if (known == null) {
+            known = ids.computeIfAbsent(key, x -> {
+                core.addClosedListener(closed -> ids.remove(key));
+                return new String[leaf.reader().maxDoc()];
+            });
+        }
+        String id = known[doc];
+        if (id == null) { // two threads may both read it: the same immutable value, written twice
+            id = leaf.reader().storedFields().document(doc, Set.of(idField)).get(idField);
+            known[doc] = id;
+        }
+        return id;
+    }
+
+    private record IdsKey(IndexReader.CacheKey core, String field) {
     }
 
     /** A filter matching documents whose {@code field} is one of {@code values}. */
@@ -189,26 +226,87 @@ public final class LuceneStore implements AutoCloseable {
     /**
      * {@link #anyOf} for a search scope's path set. The graph hands out the same set object for a project until
      * the vault changes, so the filter built for it (sorting thousands of paths) is kept for that object.
+     * Null when the scope holds the {@code field} value of every document {@code reader} sees (a vault of one
+     * project): the filter would only cost (a bit set per segment and query; for HNSW a visit limit and its
+     * exact-search fallback) and keep the same documents.
      */
-    public Query scopeFilter(String field, Set<String> paths) {
+    public Query scopeFilter(String field, Set<String> paths, IndexReader reader) throws IOException {
+        ScopeFilter filter = null;
         synchronized (scopeFilters) {
             for (ScopeFilter f : scopeFilters) {
                 if (f.paths == paths && f.field.equals(field)) {
-                    return f.query;
+                    filter = f;
+                    break;
                 }
             }
         }
-        Query query = anyOf(field, paths);
-        synchronized (scopeFilters) {
-            scopeFilters.addFirst(new ScopeFilter(field, paths, query));
-            if (scopeFilters.size() > 16) {
-                scopeFilters.removeLast();
+        if (filter == null) {
+            filter = new ScopeFilter(field, paths, anyOf(field, paths));
+            synchronized (scopeFilters) {
+                scopeFilters.addFirst(filter);
+                if (scopeFilters.size() > 16) {
+                    scopeFilters.removeLast();
+                }
             }
         }
-        return query;
+        return filter.coversAll(reader) ? null : filter.query;
     }
 
-    private record ScopeFilter(String field, Set<String> paths, Query query) {
+    /** A scope's filter, and whether it admits every document of the last reader it was checked against. */
+    private static final class ScopeFilter {
+        final String field;
+        final Set<String> paths;
+        final Query query;
+        /**
+         * The cache key of the reader {@link #covers} was computed for (a point-in-time view: a write makes a new
+         * one); the key, not the reader, so a closed reader is not kept reachable.
+         */
+        private Object checked;
+        private boolean covers;
+
+        ScopeFilter(String field, Set<String> paths, Query query) {
+            this.field = field;
+            this.paths = paths;
+            this.query = query;
+        }
+
+        synchronized boolean coversAll(IndexReader reader) throws IOException {
+            IndexReader.CacheHelper helper = reader.getReaderCacheHelper();
+            if (helper == null) {
+                return holdsEveryValue(reader, field, paths);
+            }
+            if (checked != helper.getKey()) {
+                covers = holdsEveryValue(reader, field, paths);
+                checked = helper.getKey();
+            }
+            return covers;
+        }
+    }
+
+    /**
+     * Whether every document of {@code reader} has a {@code field} term in {@code values}. A term left only by
+     * deleted documents counts too (the answer may be a needless false, never a wrong true).
+     */
+    static boolean holdsEveryValue(IndexReader reader, String field, Set<String> values) throws IOException {
+        for (LeafReaderContext leaf : reader.leaves()) {
+            Terms terms = leaf.reader().terms(field);
+            if (terms == null) {
+                if (leaf.reader().maxDoc() > 0) {
+                    return false;
+                }
+                continue;
+            }
+            if (terms.getDocCount() != leaf.reader().maxDoc()) {
+                return false; // a document without the field
+            }
+            TermsEnum te = terms.iterator();
+            for (BytesRef t = te.next(); t != null; t = te.next()) {
+                if (!values.contains(t.utf8ToString())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Live documents. */

@@ -165,16 +165,31 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
         if (!complete || !model.equals(recorded)) {
             model().checkSearch(name(), count());
         }
-        Query filter = scope.paths() == null ? null : store.scopeFilter(LuceneLexicalIndex.PATH, scope.paths());
-        Query knn = new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), Math.max(k, efSearch), filter);
-        // Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2
-        return store.hits(knn, k, LuceneLexicalIndex.CHUNK_ID, score -> 2.0 * score - 1.0);
+        float[] unit = Vectors.unit(query);
+        return store.hits(searcher -> {
+            Query filter = scope.paths() == null ? null
+                    : store.scopeFilter(LuceneLexicalIndex.PATH, scope.paths(), searcher.getIndexReader());
+            return new KnnFloatVectorQuery(VECTOR, unit, candidates(k), filter);
+        }, k, LuceneLexicalIndex.CHUNK_ID, LuceneVectorIndex::cosine);
     }
 
-    /** The engine's own call, the floor {@code bench latency} compares the branch with: k-NN of k, no scope. */
+    /**
+     * The engine's own call, the floor {@code bench latency} compares the branch with: the same k-NN request as
+     * {@link #search} ({@code max(k, efSearch)} candidates, best {@code k} kept), without a scope.
+     */
     public List<Hit> plainSearch(float[] query, int k) {
-        return store.hits(new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), k), k, LuceneLexicalIndex.CHUNK_ID,
-                score -> 2.0 * score - 1.0);
+        return store.hits(new KnnFloatVectorQuery(VECTOR, Vectors.unit(query), candidates(k)), k,
+                LuceneLexicalIndex.CHUNK_ID, LuceneVectorIndex::cosine);
+    }
+
+    /** Candidates the graph search collects for the best {@code k}. */
+    int candidates(int k) {
+        return Math.max(k, efSearch);
+    }
+
+    /** Lucene scores cosine and the dot product of unit vectors as (1 + cos) / 2. */
+    private static double cosine(double score) {
+        return 2.0 * score - 1.0;
     }
 
     @Override

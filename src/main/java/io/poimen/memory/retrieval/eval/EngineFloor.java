@@ -14,8 +14,9 @@ import java.util.Map;
 
 /**
  * What the engines cost on their own, on the hub's own indexes and the same query texts: the embedding model
- * alone, a plain Lucene BM25 term disjunction, a plain HNSW k-NN, TF-IDF scoring; and the floor of a hybrid
- * query, embedding + BM25 + HNSW run one after the other. The engine calls are timed one query at a time.
+ * alone, the lexical branch's BM25 query and the semantic branch's HNSW k-NN (the same request the branch sends,
+ * without the scope), TF-IDF scoring; and the floor of a hybrid query, embedding + BM25 + HNSW run one after the
+ * other. The engine calls are timed one query at a time.
  */
 public final class EngineFloor {
     public static final String EMBEDDING = "embedding";

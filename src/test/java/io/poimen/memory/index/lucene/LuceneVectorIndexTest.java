@@ -131,6 +131,35 @@ class LuceneVectorIndexTest {
     }
 
     @Test
+    void aScopeOfEveryPathAnswersAsTheUnscopedSearchAndTheFloorAsksTheSameRequest() {
+        Set<String> everyPath = new HashSet<>(pathOf.values());
+        for (int q = 0; q < 20; q++) {
+            float[] query = randomVector();
+            List<Hit> unscoped = index.search(query, SearchScope.all(), 50);
+
+            assertThat(index.search(query, SearchScope.of(everyPath), 50)).isEqualTo(unscoped);
+            assertThat(index.plainSearch(query, 50)).isEqualTo(unscoped);
+        }
+    }
+
+    @Test
+    void aScopeMissingOnePathStillFiltersAfterTheIndexGrows() {
+        try (LuceneVectorIndex small = LuceneVectorIndex.inMemory(DIMS)) {
+            small.upsert(chunks.subList(0, 40), vectors.subList(0, 40));
+            Set<String> scope = new HashSet<>();
+            chunks.subList(0, 40).forEach(c -> scope.add(c.path()));
+            assertThat(small.search(vectors.get(0), SearchScope.of(scope), 40)).hasSize(40);
+
+            // a note the scope does not hold arrives: the same scope object must filter it out again
+            small.upsert(chunks.subList(40, 44), vectors.subList(40, 44));
+            List<Hit> hits = small.search(vectors.get(41), SearchScope.of(scope), 44);
+
+            assertThat(hits).hasSize(40).extracting(Hit::chunkId)
+                    .doesNotContainAnyElementsOf(chunks.subList(40, 44).stream().map(Chunk::id).toList());
+        }
+    }
+
+    @Test
     void scopeFilterKeepsOnlyInScopeChunks() {
         Set<String> scope = new HashSet<>();
         IntStream.range(0, N / CHUNKS_PER_PATH).filter(i -> i % 10 == 3).forEach(i -> scope.add("notes/n" + i + ".md"));
