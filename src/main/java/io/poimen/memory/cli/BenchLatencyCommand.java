@@ -15,7 +15,6 @@ import io.poimen.memory.retrieval.eval.EngineFloor;
 import io.poimen.memory.retrieval.eval.LatencyRun;
 import io.poimen.memory.retrieval.eval.LatencyStats;
 import io.poimen.memory.vault.Chunk;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,32 +112,16 @@ public class BenchLatencyCommand implements Callable<Integer> {
         var spring = bench.spring;
         QueryEmbeddingCache cache = spring.getBean(QueryEmbeddingCache.class);
         int port = ((WebServerApplicationContext) spring).getWebServer().getPort();
-        // a blocking client with keep-alive: the request is sent and read on the calling thread, so the client adds
-        // no thread hand-offs of its own to what is measured
-        java.net.URL url = URI.create("http://127.0.0.1:" + port + "/memory/query").toURL();
+        // one kept-alive socket per client thread, request in one write (BenchHttpClient says why not HttpURLConnection)
         String token = System.getenv("MEM_API_TOKEN");
-        LatencyRun.Call overHttp = body -> {
-            java.net.HttpURLConnection c = (java.net.HttpURLConnection) url.openConnection();
-            c.setRequestMethod("POST");
-            c.setDoOutput(true);
-            c.setRequestProperty("Content-Type", "application/json");
-            if (token != null && !token.isBlank()) {
-                c.setRequestProperty("Authorization", "Bearer " + token);
-            }
-            try (var o = c.getOutputStream()) {
-                o.write(body);
-            }
-            int status = c.getResponseCode();
-            if (status != 200) {
-                try (var e = c.getErrorStream()) {
-                    throw new IllegalStateException("HTTP " + status + ": "
-                            + (e == null ? "" : new String(e.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
-                }
-            }
-            try (var in = c.getInputStream()) {
-                return in.readAllBytes();
-            }
-        };
+        try (BenchHttpClient http = new BenchHttpClient("127.0.0.1", port, "/memory/query", token)) {
+            return measurePhases(bench, p, texts, k, cache, http::post);
+        }
+    }
+
+    private int measurePhases(BenchContext bench, String p, List<String> texts, int k, QueryEmbeddingCache cache,
+                              LatencyRun.Call overHttp) throws Exception {
+        var spring = bench.spring;
         LatencyRun.Call inProcess = body -> bench.producer.requestBody("direct:query", body, byte[].class);
         LatencyRun run = new LatencyRun(texts, p, topK, method);
         Runnable cold = cache::clear;

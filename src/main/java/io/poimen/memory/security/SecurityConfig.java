@@ -20,6 +20,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
@@ -144,6 +145,17 @@ public class SecurityConfig {
             FilterRegistrationBean<TraceIdFilter> reg = new FilterRegistrationBean<>(new TraceIdFilter());
             reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
             return reg;
+        }
+
+        /**
+         * No Micrometer observation around every filter of the chain, every authorization and authentication: with
+         * a registry present Spring Security wraps each of its filters in one (start, scope, stop, per request):
+         * 7 % of the HTTP layer's CPU per query in the profile, for spans and meters nothing here reads. The
+         * request as a whole is still observed ({@code http.server.requests}).
+         */
+        @Bean
+        SecurityObservationSettings securityObservationSettings() {
+            return SecurityObservationSettings.noObservations();
         }
 
         @Bean

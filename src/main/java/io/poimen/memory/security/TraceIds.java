@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Matcher;
@@ -14,7 +15,9 @@ public final class TraceIds {
     public static final String ATTRIBUTE = "io.poimen.memory.traceId";
     private static final Pattern TRACEPARENT = Pattern.compile(
             "^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
-    private static final SecureRandom RANDOM = new SecureRandom();
+    // one generator per thread: the default SecureRandom (NativePRNG) reads /dev/urandom under one global lock
+    // on every call, which request threads queued on under load
+    private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(TraceIds::newRandom);
 
     private TraceIds() {
     }
@@ -31,7 +34,15 @@ public final class TraceIds {
 
     public static String generate() {
         byte[] b = new byte[16];
-        RANDOM.nextBytes(b);
+        RANDOM.get().nextBytes(b);
         return HexFormat.of().formatHex(b);
+    }
+
+    private static SecureRandom newRandom() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
     }
 }
