@@ -275,12 +275,7 @@ public class IngestPipeline {
         run.pendingWrites = null;
         long t0 = System.nanoTime();
         try {
-            pending.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw e;
+            join(pending);
         } finally {
             run.stepNanos.merge("write-wait", System.nanoTime() - t0, Long::sum);
         }
@@ -312,14 +307,19 @@ public class IngestPipeline {
         try {
             timed(run, secondStep, second);
         } finally {
-            try {
-                other.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
+            join(other);
+        }
+    }
+
+    /** Waits for {@code work}; its own RuntimeException is rethrown as it was, not wrapped. */
+    private static void join(CompletableFuture<Void> work) {
+        try {
+            work.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
             }
+            throw e;
         }
     }
 
