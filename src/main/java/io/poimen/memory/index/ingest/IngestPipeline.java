@@ -38,6 +38,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import org.apache.camel.Body;
+import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Header;
 import org.slf4j.Logger;
@@ -68,11 +69,10 @@ public class IngestPipeline {
     private final RetrievalMetrics metrics;
     /** Left by the last run that reached relink; a run from a git diff starts from it. */
     private volatile IngestCatalog catalog;
-    private final Executor writer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "ingest-writer");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Runs a batch's writes while the next batch is parsed and embedded; one batch at a time, in order. */
+    private final Executor batchWriter = daemonThread("ingest-batch-writer");
+    /** Takes one of a batch's two independent writes, so that both run side by side. */
+    private final Executor writer = daemonThread("ingest-writer");
 
     public IngestPipeline(PoimenProperties.Vault settings, VaultScanner scanner, NoteParser parser,
                           ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
@@ -220,10 +220,35 @@ public class IngestPipeline {
         return run.batches(settings.filesPerBatch());
     }
 
-    /** Step 2 (per batch): parse, embed, write to every index. A rejected file keeps its old version. */
-    public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
-        long t0 = System.nanoTime();
-        Set<String> stored = run.storedBefore;
+    /**
+     * Step 2 (per batch): parse and embed here, then hand the writes to every index to the batch writer and
+     * return, so that they overlap the next batch's embedding. Before handing them over, the previous batch's
+     * writes are awaited (one batch in flight, writes in batch order); the last batch of the split awaits its
+     * own, so the route goes on only when every index holds every batch. A failed write fails the run at the
+     * next batch or at the last one. A rejected file keeps its old version.
+     */
+    public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run,
+                           @ExchangeProperty(Exchange.SPLIT_COMPLETE) Boolean last) {
+        try {
+            long t0 = System.nanoTime();
+            List<ParsedNote> parsed = parse(paths, run);
+            List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
+            long t1 = System.nanoTime();
+            List<float[]> embedded = embedder.embed(chunks);
+            long t2 = System.nanoTime();
+            run.stepNanos.merge("parse", t1 - t0, Long::sum);
+            run.stepNanos.merge("embed", t2 - t1, Long::sum);
+            awaitWrites(run);
+            run.pendingWrites = CompletableFuture.runAsync(() -> write(run, parsed, chunks, embedded, paths.size()),
+                    batchWriter);
+        } finally {
+            if (!Boolean.FALSE.equals(last)) {
+                awaitWrites(run);
+            }
+        }
+    }
+
+    private List<ParsedNote> parse(List<String> paths, IngestRun run) {
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
@@ -234,16 +259,33 @@ public class IngestPipeline {
                 }
                 parsed.add(note);
             } catch (NoteRejectedException | IOException e) {
-                run.problems.add(new IngestProblem(path, e.getMessage() + (stored.contains(path)
+                run.problems.add(new IngestProblem(path, e.getMessage() + (run.storedBefore.contains(path)
                         ? "; previous version kept" : "")));
             }
         }
-        List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
-        long t1 = System.nanoTime();
-        List<float[]> embedded = embedder.embed(chunks);
-        long t2 = System.nanoTime();
-        List<String> replaced = parsed.stream().map(ParsedNote::path).filter(stored::contains).toList();
-        // embedding keeps both cores busy, the writes below one each: the independent ones run side by side
+        return parsed;
+    }
+
+    /** Waits for the writes handed over last (the time is the "write-wait" step) and rethrows their failure. */
+    private void awaitWrites(IngestRun run) {
+        CompletableFuture<Void> pending = run.pendingWrites;
+        if (pending == null) {
+            return;
+        }
+        run.pendingWrites = null;
+        long t0 = System.nanoTime();
+        try {
+            join(pending);
+        } finally {
+            run.stepNanos.merge("write-wait", System.nanoTime() - t0, Long::sum);
+        }
+    }
+
+    /** A batch's writes: both indexes, then the rows (with the new hashes) once both indexes hold the notes. */
+    private void write(IngestRun run, List<ParsedNote> parsed, List<Chunk> chunks, List<float[]> embedded,
+                       int files) {
+        long t0 = System.nanoTime();
+        List<String> replaced = parsed.stream().map(ParsedNote::path).filter(run.storedBefore::contains).toList();
         both(run, "vectors", () -> {
             vectors.deleteByPaths(replaced);
             vectors.upsert(chunks, embedded);
@@ -251,15 +293,12 @@ public class IngestPipeline {
             lexical.deleteByPaths(replaced);
             lexical.upsert(chunks);
         });
-        // the rows (with the new hashes) only after both indexes hold the notes
         Map<String, Instant> modified = new HashMap<>();
         parsed.forEach(note -> modified.put(note.path(), modified(run.root.resolve(note.path()))));
         both(run, "notes", () -> notes.saveAll(parsed, modified),
                 "tfidf", () -> parsed.forEach(note -> tfidf.replacePath(note.path(), note.chunks())));
-        run.stepNanos.merge("parse", t1 - t0, Long::sum);
-        run.stepNanos.merge("embed", t2 - t1, Long::sum);
-        run.stepNanos.merge("write", System.nanoTime() - t2, Long::sum);
-        run.batchDone(parsed.size(), chunks.size(), paths.size());
+        run.stepNanos.merge("write", System.nanoTime() - t0, Long::sum);
+        run.batchDone(parsed.size(), chunks.size(), files);
     }
 
     /** Runs {@code first} on the writer thread and {@code second} here; both finish before this returns. */
@@ -268,14 +307,19 @@ public class IngestPipeline {
         try {
             timed(run, secondStep, second);
         } finally {
-            try {
-                other.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw e;
+            join(other);
+        }
+    }
+
+    /** Waits for {@code work}; its own RuntimeException is rethrown as it was, not wrapped. */
+    private static void join(CompletableFuture<Void> work) {
+        try {
+            work.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
             }
+            throw e;
         }
     }
 
@@ -372,6 +416,14 @@ public class IngestPipeline {
                 String.format("%.2f", seconds), report.problems().size(), unresolved.size(), report.stepMillis());
         metrics.ingested(report.changed(), report.chunks(), report.seconds(), report.chunksPerSecond());
         return report;
+    }
+
+    private static Executor daemonThread(String name) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private static Instant modified(Path file) {

@@ -18,12 +18,14 @@ public final class IngestRun {
     final IngestCatalog base;
     final long startedNanos = System.nanoTime();
     final List<IngestProblem> problems = Collections.synchronizedList(new ArrayList<>());
+    /** The writes of the batch handed to the batch writer last, not yet awaited (only the split's thread touches it). */
+    java.util.concurrent.CompletableFuture<Void> pendingWrites;
     int filesDone;
     int notesIndexed;
     int chunksIndexed;
     int notesRemoved;
     int links;
-    /** Time spent in each step of indexBatch (parse, embed, vectors, lexical, notes, tfidf), for the log. */
+    /** Time spent in each step of indexBatch (parse, embed, write, write-wait, vectors, lexical, notes, tfidf), for the log. */
     final java.util.Map<String, Long> stepNanos = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
