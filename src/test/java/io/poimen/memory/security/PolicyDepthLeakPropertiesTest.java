@@ -182,14 +182,14 @@ class PolicyDepthLeakPropertiesTest {
         producer = camel.createProducerTemplate();
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
-                PolicyFiles.class);
+                io.poimen.memory.config.LastGoodYamlFiles.class);
         policyLogLevel = policyLog.getLevel();
         policyLog.setLevel(ch.qos.logback.classic.Level.OFF);
     }
 
     @AfterContainer
     static void cleanUp() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(PolicyFiles.class)).setLevel(policyLogLevel);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(io.poimen.memory.config.LastGoodYamlFiles.class)).setLevel(policyLogLevel);
         camel.stop();
         FileSystemUtils.deleteRecursively(root.toFile());
         System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks");
