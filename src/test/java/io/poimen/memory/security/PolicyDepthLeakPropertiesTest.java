@@ -203,7 +203,8 @@ class PolicyDepthLeakPropertiesTest {
         RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
         OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
-        VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks);
+        VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
+                scopes);
         Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
                 .collect(Collectors.toCollection(TreeSet::new));
         String trace = TraceIds.generate();
