@@ -22,7 +22,7 @@ public record SecuritySettings(@DefaultValue("none") String mode, String issuerU
     public static final String OIDC = "oidc";
 
     public SecuritySettings {
-        mode = mode.trim().toLowerCase(Locale.ROOT);
+        mode = mode == null ? "" : mode.trim().toLowerCase(Locale.ROOT); // blank: SecurityModeGuard refuses it
         issuerUri = blankToNull(issuerUri);
         jwkSetUri = blankToNull(jwkSetUri);
         issuer = blankToNull(issuer) != null ? issuer.trim() : issuerUri;

@@ -1,13 +1,16 @@
 package io.poimen.memory.retrieval;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
+import io.poimen.memory.index.BoundedCaches;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.vault.VaultPaths;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +24,12 @@ import java.util.function.Predicate;
  * (read access is decided per folder), so the key is the caller's current denials: an edited {@code _access.yaml}
  * or a changed role model gives another key on the next query, and a cached scope is never one the current
  * policies would not build. Entries of an older graph version are dropped as soon as a newer version is seen.
+ *
+ * <p>Meters: {@code cache.gets{cache="search-scopes",result=hit|miss}}, {@code cache.size},
+ * {@code cache.evictions} (micrometer's Caffeine binder) and {@code poimen.search.scopes.cache.hit.ratio}.
  */
-public class SearchScopes {
+public class SearchScopes implements MeterBinder {
+    public static final String NAME = "search-scopes";
     static final int MAX_ENTRIES = 256;
     /** Bound on the paths all cached scopes hold together (a scope of 100,000 paths is a few MB). */
     static final long MAX_PATHS = 1_000_000;
@@ -31,15 +38,16 @@ public class SearchScopes {
     }
 
     private final GraphService graph;
-    private final AtomicLong hits = new AtomicLong();
-    private final AtomicLong misses = new AtomicLong();
-    /** Least recently used first. */
-    private final Map<Key, SearchScope> cache = new LinkedHashMap<>(16, 0.75f, true);
-    private long cachedPaths;
-    private long cachedVersion = -1;
+    private final Cache<Key, SearchScope> cache;
+    private final AtomicLong newestVersion = new AtomicLong(-1);
 
     public SearchScopes(GraphService graph) {
+        this(graph, MAX_ENTRIES, MAX_PATHS);
+    }
+
+    SearchScopes(GraphService graph, int maxEntries, long maxPaths) {
         this.graph = graph;
+        this.cache = BoundedCaches.of(maxEntries, maxPaths, s -> s.paths().size());
     }
 
     /**
@@ -51,17 +59,21 @@ public class SearchScopes {
         LinkGraph g = v.graph();
         Set<String> denied = readable == null ? Set.of() : deniedGroups(g, project, readable);
         Key key = new Key(v.version(), project, denied);
-        SearchScope scope = cached(key);
-        if (scope == null) {
-            misses.incrementAndGet();
-            Set<String> paths = denied.isEmpty() ? g.projectScope(project)
-                    : g.projectScope(project, p -> !denied.contains(VaultPaths.accessGroupOf(p)));
-            scope = SearchScope.ofProject(project, paths, g.projectNotes(project), List.of());
-            store(key, scope);
-        } else {
-            hits.incrementAndGet();
+        if (key.graphVersion() > newestVersion.getAndAccumulate(key.graphVersion(), Math::max)) {
+            cache.asMap().keySet().removeIf(k -> k.graphVersion() < key.graphVersion());
+        }
+        SearchScope scope = cache.get(key, k -> build(g, k));
+        if (key.graphVersion() < newestVersion.get()) {
+            cache.invalidate(key); // a query still holding an older snapshot: built, not kept
         }
         return tags.isEmpty() ? scope : new SearchScope(scope.paths(), tags, scope.byProject());
+    }
+
+    private static SearchScope build(LinkGraph g, Key key) {
+        Set<String> denied = key.deniedGroups();
+        Set<String> paths = denied.isEmpty() ? g.projectScope(key.project())
+                : g.projectScope(key.project(), p -> !denied.contains(VaultPaths.accessGroupOf(p)));
+        return SearchScope.ofProject(key.project(), paths, g.projectNotes(key.project()), List.of());
     }
 
     private static Set<String> deniedGroups(LinkGraph g, String project, Predicate<String> readable) {
@@ -74,40 +86,21 @@ public class SearchScopes {
         return Set.copyOf(denied);
     }
 
-    private synchronized SearchScope cached(Key key) {
-        if (key.graphVersion() != cachedVersion) {
-            if (key.graphVersion() < cachedVersion) {
-                return null; // a query still holding an older snapshot: build, do not cache
-            }
-            cache.clear();
-            cachedPaths = 0;
-            cachedVersion = key.graphVersion();
-        }
-        return cache.get(key);
+    /** Scopes served from the cache and scopes built since start; entries kept now and their weight (paths). */
+    public record Stats(long hits, long misses, int entries, long weight) {
     }
 
-    private synchronized void store(Key key, SearchScope scope) {
-        if (key.graphVersion() != cachedVersion) {
-            return;
-        }
-        SearchScope old = cache.put(key, scope);
-        cachedPaths += size(scope) - (old == null ? 0 : size(old));
-        Iterator<Map.Entry<Key, SearchScope>> eldest = cache.entrySet().iterator();
-        while ((cache.size() > MAX_ENTRIES || cachedPaths > MAX_PATHS) && cache.size() > 1) {
-            cachedPaths -= size(eldest.next().getValue());
-            eldest.remove();
-        }
+    public Stats stats() {
+        long weight = BoundedCaches.weight(cache);
+        var s = cache.stats();
+        return new Stats(s.hitCount(), s.missCount(), (int) cache.estimatedSize(), weight);
     }
 
-    private static long size(SearchScope scope) {
-        return scope.paths().size();
-    }
-
-    /** Scopes served from the cache and scopes built, since start. */
-    public record Stats(long hits, long misses, int entries) {
-    }
-
-    public synchronized Stats stats() {
-        return new Stats(hits.get(), misses.get(), cache.size());
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        CaffeineCacheMetrics.monitor(registry, cache, NAME);
+        Gauge.builder("poimen.search.scopes.cache.hit.ratio", cache, c -> c.stats().hitRate())
+                .description("Share of restricted callers' search scopes served from the cache since start")
+                .register(registry);
     }
 }

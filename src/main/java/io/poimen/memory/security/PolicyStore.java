@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.LastGoodYamlFiles;
 import io.poimen.memory.vault.VaultPaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ public class PolicyStore {
 
     private final Path vault;
     private final Path defaultsFile;
-    private final PolicyFiles files = new PolicyFiles();
+    private final LastGoodYamlFiles files = new LastGoodYamlFiles("access policy", "access it governs is DENIED");
 
     public PolicyStore(Path vault, Path policiesDir) {
         this.vault = vault;
@@ -46,7 +47,7 @@ public class PolicyStore {
 
     /** The defaults, or null when {@code default.yaml} exists but does not parse and there is no earlier version (then defaults deny). */
     public PolicyDefaults defaults() {
-        PolicyFiles.Loaded<PolicyDefaults> d = files.load(defaultsFile, "", PolicyDefaults::fromYaml);
+        LastGoodYamlFiles.Loaded<PolicyDefaults> d = files.load(defaultsFile, "", PolicyDefaults::fromYaml);
         if (d.unparseable()) {
             return null;
         }
@@ -57,7 +58,7 @@ public class PolicyStore {
         List<Governing> chain = new ArrayList<>();
         String root = resource.unitFolder();
         for (String above : above(resource, root)) {
-            PolicyFiles.Loaded<AccessPolicy> p = load(above, resource);
+            LastGoodYamlFiles.Loaded<AccessPolicy> p = load(above, resource);
             if (p.unparseable()) {
                 return new Lookup(List.of(), "policy_unparseable");
             }
@@ -65,7 +66,7 @@ public class PolicyStore {
                 chain.add(new Governing(above, p.value()));
             }
         }
-        PolicyFiles.Loaded<AccessPolicy> top = root == null ? null : load(root, resource);
+        LastGoodYamlFiles.Loaded<AccessPolicy> top = root == null ? null : load(root, resource);
         if (top != null && top.unparseable()) {
             return new Lookup(List.of(), "policy_unparseable");
         }
@@ -84,7 +85,7 @@ public class PolicyStore {
             chain.add(new Governing(null, AccessPolicy.open()));
         }
         for (String below : below(root, resource.notesFolder())) {
-            PolicyFiles.Loaded<AccessPolicy> p = load(below, resource);
+            LastGoodYamlFiles.Loaded<AccessPolicy> p = load(below, resource);
             if (p.unparseable()) {
                 return new Lookup(List.of(), "policy_unparseable");
             }
@@ -123,7 +124,7 @@ public class PolicyStore {
         return out;
     }
 
-    private PolicyFiles.Loaded<AccessPolicy> load(String folder, VaultResource resource) {
+    private LastGoodYamlFiles.Loaded<AccessPolicy> load(String folder, VaultResource resource) {
         // the same file can govern several units (shared/_access.yaml), and its project:/skill: key is checked
         // against the unit, so the parse is cached per unit
         return files.load(vault.resolve(folder).resolve(POLICY_FILE), resource.type() + ":" + resource.name(),

@@ -28,6 +28,11 @@ public final class SecurityModeGuard {
      */
     public static void check(SecuritySettings s, String serverAddress, String serverPort, String managementPort,
                              String managementAddress) {
+        if (s.mode().isEmpty()) {
+            throw new IllegalStateException("poimen.security.mode is set but blank (env POIMEN_SECURITY_MODE): set it "
+                    + "to oidc (with poimen.security.issuer-uri), or to none (no authentication, loopback only), "
+                    + "or remove it for the default none.");
+        }
         if (SecuritySettings.NONE.equals(s.mode()) && separatePort(serverPort, managementPort)
                 && !isLoopback(managementAddress)) {
             throw new IllegalStateException("poimen.security.mode=none (no authentication) is allowed only on "

@@ -6,6 +6,7 @@ import io.poimen.memory.api.ApiException;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
@@ -32,9 +33,11 @@ public class VaultBrowser {
     private final VaultFiles files;
     private final CallerResolver callers;
     private final AccessChecks checks;
+    private final SearchScopes scopes;
 
     public VaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                        AccessChecks checks) {
+                        AccessChecks checks, SearchScopes scopes) {
+        this.scopes = scopes;
         this.graph = graph;
         this.notes = notes;
         this.files = files;
@@ -140,12 +143,13 @@ public class VaultBrowser {
 
     /**
      * The project's notes and the shared notes reachable from them, through readable notes only (the project is
-     * checked first: 403 with the reason, then 404 for an unknown project).
+     * checked first: 403 with the reason, then 404 for an unknown project). The query's scope cache: the walk
+     * runs once per graph version and caller's denials, the read decisions (one per folder) on every request.
      */
-    private static Set<String> scope(ReadAccess access, LinkGraph g, String project) {
+    private Set<String> scope(ReadAccess access, LinkGraph g, String project) {
         access.require(VaultPaths.PROJECTS + project + "/");
         requireProject(g, project);
-        return g.projectScope(project, access::allows);
+        return scopes.scope(project, access::allows, List.of()).paths();
     }
 
     private ReadAccess access(Exchange exchange) {

@@ -3,6 +3,7 @@ package io.poimen.memory.web;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import org.springframework.context.annotation.Bean;
@@ -25,7 +26,7 @@ public class WebConfig {
 
     @Bean
     VaultBrowser vaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                              AccessChecks checks) {
-        return new VaultBrowser(graph, notes, files, callers, checks);
+                              AccessChecks checks, SearchScopes scopes) {
+        return new VaultBrowser(graph, notes, files, callers, checks, scopes);
     }
 }

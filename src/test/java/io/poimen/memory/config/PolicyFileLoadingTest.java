@@ -80,6 +80,21 @@ class PolicyFileLoadingTest {
                 .isEqualTo(0.0);
     }
 
+    /** The mechanism of the access policies (LastGoodYamlFiles): broken since start keeps the defaults, reported. */
+    @Test
+    void aFileBrokenSinceStartKeepsTheDefaultsAndAnEditOfTheSameTimeIsSeenByItsSize() throws Exception {
+        Path file = policies.resolve("roles.yaml");
+        Files.writeString(file, "version: 1\ngroups_claim: groups\nrole_permisions:\n  viewer: [memory:read]\n");
+        RolePolicy roles = new RolePolicy(policies);
+        assertThat(roles.get().hierarchy()).isEqualTo(RoleModel.defaults().hierarchy());
+        assertThat(roles.watched().error()).isEqualTo(file + ":3: unknown key 'role_permisions'");
+        FileTime same = Files.getLastModifiedTime(file);
+        Files.writeString(file, "version: 1\ngroups_claim: teams\n");
+        Files.setLastModifiedTime(file, same);
+        assertThat(roles.get().groupsClaim()).isEqualTo("teams");
+        assertThat(roles.watched().error()).isNull();
+    }
+
     @Test
     void rolesAndVersionAreCheckedToo() throws Exception {
         Path file = policies.resolve("roles.yaml");

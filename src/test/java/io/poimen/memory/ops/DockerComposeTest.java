@@ -90,6 +90,18 @@ class DockerComposeTest {
         assertThat(Path.of(str(services, "hub", "build"), "Dockerfile")).exists();
     }
 
+    @Test
+    void theHealthcheckUsesTheReadinessGroupOfTheKubernetesManifests() throws Exception {
+        Map<String, Object> k8s;
+        try (var r = Files.newBufferedReader(Path.of("k8s/base/hub-config.yaml"))) {
+            k8s = new org.yaml.snakeyaml.Yaml().load(r);
+        }
+        String readiness = "MANAGEMENT_ENDPOINT_HEALTH_GROUP_READINESS_INCLUDE";
+        String group = str(map(k8s, "data"), readiness);
+        assertThat(group).contains("writerLease").contains("db").contains("readinessState");
+        assertThat(str(map(services, "hub", "environment"), readiness)).isEqualTo(group);
+    }
+
     /** Rows of the "Services" table: service, image, port, volume, healthcheck, purpose. */
     private static List<String[]> docRows() throws IOException {
         List<String[]> rows = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 class SearchScopesTest {
@@ -93,5 +94,49 @@ class SearchScopesTest {
         SearchScopes scopes = new SearchScopes(graph);
         assertThat(scopes.scope("big", p -> true, List.of()).byProject()).isNull();
         assertThat(scopes.stats().entries()).isEqualTo(1);
+    }
+
+    @Test
+    void theCacheHoldsAtMost256ScopesAndAMillionPathsAndCountsHitsInItsMeters() {
+        List<String> paths = new ArrayList<>();
+        for (int p = 0; p < SearchScopes.MAX_ENTRIES + 44; p++) {
+            paths.add("projects/p" + p + "/a.md");
+        }
+        // one project of 12 folders x 1,000 notes: denying one folder leaves a scope of 11,000 paths
+        for (int i = 0; i < 12_000; i++) {
+            paths.add("projects/huge/f-" + (i % 12) + "/n-" + i + ".md");
+        }
+        GraphService graph = new GraphService();
+        graph.replace(LinkGraph.of(paths, List.of()));
+        SearchScopes scopes = new SearchScopes(graph);
+        // the same cache with a tenth of the path bound, so that a few scopes reach it
+        SearchScopes tenth = new SearchScopes(graph, SearchScopes.MAX_ENTRIES, SearchScopes.MAX_PATHS / 10);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        scopes.bindTo(registry);
+
+        scopes.scope("p0", null, List.of());
+        scopes.scope("p0", null, List.of());
+        assertThat(scopes.stats().hits()).isEqualTo(1);
+        for (int p = 1; p < SearchScopes.MAX_ENTRIES + 44; p++) {
+            scopes.scope("p" + p, null, List.of());
+            assertThat(scopes.stats().entries()).isLessThanOrEqualTo(SearchScopes.MAX_ENTRIES);
+        }
+        assertThat(scopes.stats().misses()).isEqualTo(SearchScopes.MAX_ENTRIES + 44);
+        assertThat(scopes.stats().entries()).isEqualTo(SearchScopes.MAX_ENTRIES);
+
+        for (int f = 0; f < 12; f++) {
+            String denied = "projects/huge/f-" + f + "/";
+            assertThat(scopes.scope("huge", p -> !p.startsWith(denied), List.of()).paths()).hasSize(11_000);
+            assertThat(tenth.scope("huge", p -> !p.startsWith(denied), List.of()).paths()).hasSize(11_000);
+            assertThat(tenth.stats().weight()).isLessThanOrEqualTo(SearchScopes.MAX_PATHS / 10);
+        }
+        assertThat(tenth.stats().entries()).as("nine 11,000-path scopes fit in 100,000").isEqualTo(9);
+        assertThat(scopes.stats().weight()).isLessThanOrEqualTo(SearchScopes.MAX_PATHS);
+        assertThat(registry.get("cache.gets").tag("cache", SearchScopes.NAME).tag("result", "hit")
+                .functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("cache.gets").tag("cache", SearchScopes.NAME).tag("result", "miss")
+                .functionCounter().count()).isEqualTo(SearchScopes.MAX_ENTRIES + 44 + 12);
+        assertThat(registry.get("poimen.search.scopes.cache.hit.ratio").gauge().value())
+                .isEqualTo(1.0 / (SearchScopes.MAX_ENTRIES + 44 + 13));
     }
 }

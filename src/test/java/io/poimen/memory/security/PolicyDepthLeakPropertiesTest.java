@@ -182,14 +182,14 @@ class PolicyDepthLeakPropertiesTest {
         producer = camel.createProducerTemplate();
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
-                PolicyFiles.class);
+                io.poimen.memory.config.LastGoodYamlFiles.class);
         policyLogLevel = policyLog.getLevel();
         policyLog.setLevel(ch.qos.logback.classic.Level.OFF);
     }
 
     @AfterContainer
     static void cleanUp() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(PolicyFiles.class)).setLevel(policyLogLevel);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(io.poimen.memory.config.LastGoodYamlFiles.class)).setLevel(policyLogLevel);
         camel.stop();
         FileSystemUtils.deleteRecursively(root.toFile());
         System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks");
@@ -203,7 +203,8 @@ class PolicyDepthLeakPropertiesTest {
         RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
         OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
-        VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks);
+        VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
+                scopes);
         Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
                 .collect(Collectors.toCollection(TreeSet::new));
         String trace = TraceIds.generate();

@@ -1,6 +1,8 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.config.PropertiesConfig;
 import io.poimen.memory.config.SecuritySettings;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +10,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 class SecurityModeGuardTest {
     static SecuritySettings settings(String mode, String issuerUri, String jwks, String issuer) {
@@ -64,5 +67,35 @@ class SecurityModeGuardTest {
         // oidc mode may publish metrics on every interface
         assertThatCode(() -> SecurityModeGuard.check(settings("oidc", "http://idp/", null, null), "0.0.0.0", "8080",
                 "9090", "")).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   "})
+    void aBlankModeIsRefusedNamingTheKey(String mode) {
+        assertThatThrownBy(() -> SecurityModeGuard.check(settings(mode, null, null, null), "127.0.0.1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("poimen.security.mode is set but blank");
+    }
+
+    /**
+     * As the hub binds it: {@code poimen.security.mode=} (or POIMEN_SECURITY_MODE="") gives an empty mode, not the
+     * default none, and the guard SecurityConfig runs first at start-up refuses it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"poimen.security.mode=", "poimen.security.mode=  "})
+    void aBlankModeAsBoundRefusesStartUp(String property) {
+        new ApplicationContextRunner()
+                .withUserConfiguration(PropertiesConfig.class)
+                .withPropertyValues(property)
+                .run(context -> {
+                    SecuritySettings bound = context.getBean(SecuritySettings.class);
+                    assertThat(bound.mode()).isEmpty();
+                    assertThatThrownBy(() -> SecurityModeGuard.check(bound, "127.0.0.1", "8080", "", ""))
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("poimen.security.mode is set but blank")
+                            .hasMessageContaining("POIMEN_SECURITY_MODE");
+                });
+        // without the key: the default none
+        new ApplicationContextRunner().withUserConfiguration(PropertiesConfig.class)
+                .run(context -> assertThat(context.getBean(SecuritySettings.class).mode()).isEqualTo("none"));
     }
 }

@@ -52,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * {@code NoClassDefFoundError: org/apache/http/auth/Credentials}. {@link ReindexWithoutRemote} registers the
  * module without {@code _reindex}; delete_by_query, update_by_query and rethrottle stay.
  *
+ * <p>Netty: the node does not set Netty's processor count (see the static block), so it starts whichever test
+ * class used Netty before it in the JVM ({@code KubernetesLeaseElectionTest} run first: {@code TestOpenSearchTest}
+ * and {@code HubClusterTest} still start).
+ *
  * <p>HTTP and transport ports are free ports picked here so parallel builds on the machine do not collide; the
  * disk threshold is off so a nearly full build disk cannot turn the index read-only. {@link #stop()} and {@link #restart()} let degradation tests take the node away and
  * bring it back on the same port with the same data.
@@ -77,6 +81,10 @@ public final class TestOpenSearch {
 
     static {
         System.setProperty("log4j.provider", "org.apache.logging.log4j.core.impl.Log4jProvider");
+        // Netty's processor count can be set once per JVM; a Netty user that ran before in this test JVM (the
+        // fabric8 Kubernetes mock server) has set it, and the node start would fail with "availableProcessors is
+        // already set". OpenSearch's own switch leaves it as it is (its test framework does the same).
+        System.setProperty("opensearch.set.netty.runtime.available.processors", "false");
     }
 
     private TestOpenSearch() {

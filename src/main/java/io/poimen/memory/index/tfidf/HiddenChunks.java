@@ -1,11 +1,14 @@
 package io.poimen.memory.index.tfidf;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.poimen.memory.index.BoundedCaches;
 import io.poimen.memory.vault.VaultPaths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +24,7 @@ import java.util.function.Predicate;
  * write (under the write lock; readers use it under the read lock).
  */
 final class HiddenChunks {
+    static final String NAME = "tfidf-hidden-chunks";
     static final int MAX_ENTRIES = 256;
     /** Bound on the slots all cached sets hold together. */
     static final long MAX_SLOTS = 1_000_000;
@@ -34,11 +38,7 @@ final class HiddenChunks {
     }
 
     private final Map<Integer, Map<String, List<String>>> foldersByBucket = new ConcurrentHashMap<>();
-    /** Least recently used first. */
-    private final Map<Key, Hidden> hidden = new LinkedHashMap<>(16, 0.75f, true);
-    private long cachedSlots;
-    private long hits;
-    private long misses;
+    private final Cache<Key, Hidden> hidden = BoundedCaches.of(MAX_ENTRIES, MAX_SLOTS, h -> h.slots().size());
 
     Hidden of(InvertedIndex index, int bucket, Predicate<String> readable) {
         Map<String, List<String>> folders = foldersByBucket.computeIfAbsent(bucket, b -> folders(index, b));
@@ -51,32 +51,17 @@ final class HiddenChunks {
         if (denied.isEmpty()) {
             return Hidden.NONE;
         }
-        Key key = new Key(bucket, Set.copyOf(denied));
-        synchronized (hidden) {
-            Hidden h = hidden.get(key);
-            if (h != null) {
-                hits++;
-                return h;
-            }
-        }
+        return hidden.get(new Key(bucket, Set.copyOf(denied)), k -> build(index, folders, k.deniedGroups()));
+    }
+
+    private static Hidden build(InvertedIndex index, Map<String, List<String>> folders, Set<String> denied) {
         Set<Integer> slots = new HashSet<>();
         for (String folder : denied) {
             for (String path : folders.get(folder)) {
                 slots.addAll(index.table().byPath().get(path));
             }
         }
-        Hidden h = new Hidden(Set.copyOf(slots), slots.size());
-        synchronized (hidden) {
-            misses++;
-            Hidden old = hidden.put(key, h);
-            cachedSlots += h.slots().size() - (old == null ? 0 : old.slots().size());
-            Iterator<Map.Entry<Key, Hidden>> eldest = hidden.entrySet().iterator();
-            while ((hidden.size() > MAX_ENTRIES || cachedSlots > MAX_SLOTS) && hidden.size() > 1) {
-                cachedSlots -= eldest.next().getValue().slots().size();
-                eldest.remove();
-            }
-        }
-        return h;
+        return new Hidden(Set.copyOf(slots), slots.size());
     }
 
     /** The paths of the project and shared chunks, by folder. */
@@ -93,16 +78,21 @@ final class HiddenChunks {
 
     void clear() {
         foldersByBucket.clear();
-        synchronized (hidden) {
-            hidden.clear();
-            cachedSlots = 0;
-        }
+        hidden.invalidateAll();
     }
 
-    /** Hidden sets served from the cache and built, since start. */
+    /** Hidden sets served from the cache and built since start, the sets kept now and the slots they hold. */
     long[] stats() {
-        synchronized (hidden) {
-            return new long[] {hits, misses};
-        }
+        long slots = BoundedCaches.weight(hidden);
+        var s = hidden.stats();
+        return new long[] {s.hitCount(), s.missCount(), hidden.estimatedSize(), slots};
+    }
+
+    /** {@code cache.gets{cache="tfidf-hidden-chunks",result=hit|miss}} and the other Caffeine meters. */
+    void bindTo(MeterRegistry registry) {
+        CaffeineCacheMetrics.monitor(registry, hidden, NAME);
+        Gauge.builder("poimen.tfidf.hidden.chunks.cache.hit.ratio", hidden, c -> c.stats().hitRate())
+                .description("Share of restricted callers' hidden TF-IDF chunk sets served from the cache since start")
+                .register(registry);
     }
 }

@@ -1,5 +1,7 @@
 package io.poimen.memory.index.tfidf;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.vault.Chunk;
@@ -31,7 +33,7 @@ import org.springframework.stereotype.Component;
  * ({@code idf = ln(N/df)}, natural log). Only chunks in the postings of a query term are scored.
  */
 @Component
-public class TfIdfIndex {
+public class TfIdfIndex implements MeterBinder {
     public static final double DEFAULT_METADATA_WEIGHT = 3.0;
     private static final int PARALLEL_ANALYSIS = 256;
 
@@ -137,9 +139,15 @@ public class TfIdfIndex {
         return read(() -> QueryScorer.search(index, hidden, metadataWeight, qtf, project, scopePaths, readable, k));
     }
 
-    /** Restricted callers' hidden-chunk sets served from the cache and built, since start. */
+    /** Restricted callers' hidden-chunk sets served from the cache and built since start, kept now, their slots. */
     public long[] hiddenCacheStats() {
         return hidden.stats();
+    }
+
+    /** The hidden-chunk cache's meters (Spring binds every MeterBinder bean to the registry). */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        hidden.bindTo(registry);
     }
 
     /** A chunk's key terms and category as indexed, or null when the chunk is not in the index. */

@@ -229,4 +229,35 @@ class TfIdfIndexTest {
         index.search(query, "p", scope, path -> !path.contains("/secret/"), 10);
         assertThat(index.hiddenCacheStats()[1] - after[1]).isEqualTo(2);
     }
+
+    @Test
+    void theHiddenChunkCacheHoldsAtMost256SetsAndCountsHitsInItsMeters() {
+        int folders = HiddenChunks.MAX_ENTRIES + 44;
+        List<Chunk> chunks = new java.util.ArrayList<>();
+        for (int f = 0; f < folders; f++) {
+            chunks.add(chunk("projects/p/f" + f + "/a.md", 0, "A", "pod crash"));
+        }
+        index.addAll(chunks);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        index.bindTo(registry);
+        java.util.function.Predicate<String> first = path -> !path.startsWith("projects/p/f0/");
+        index.search(List.of("pod"), "p", null, first, 10);
+        index.search(List.of("pod"), "p", null, first, 10);
+        assertThat(index.hiddenCacheStats()[0]).isEqualTo(1);
+        for (int f = 1; f < folders; f++) {
+            String denied = "projects/p/f" + f + "/";
+            index.search(List.of("pod"), "p", null, path -> !path.startsWith(denied), 10);
+            assertThat(index.hiddenCacheStats()[2]).isLessThanOrEqualTo(HiddenChunks.MAX_ENTRIES);
+        }
+        long[] stats = index.hiddenCacheStats();
+        assertThat(stats[1]).as("built").isEqualTo(folders);
+        assertThat(stats[2]).as("kept").isEqualTo(HiddenChunks.MAX_ENTRIES);
+        // each set holds one slot but weighs a 256th of the slot bound, so the entry bound holds
+        assertThat(stats[3]).isEqualTo(HiddenChunks.MAX_ENTRIES * (HiddenChunks.MAX_SLOTS / HiddenChunks.MAX_ENTRIES));
+        assertThat(registry.get("cache.gets").tag("cache", HiddenChunks.NAME).tag("result", "miss")
+                .functionCounter().count()).isEqualTo(folders);
+        assertThat(registry.get("poimen.tfidf.hidden.chunks.cache.hit.ratio").gauge().value())
+                .isEqualTo(1.0 / (folders + 1));
+    }
 }

@@ -1,7 +1,5 @@
-package io.poimen.memory.security;
+package io.poimen.memory.config;
 
-import io.poimen.memory.config.StrictYaml;
-import io.poimen.memory.config.WatchedYamlFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,18 +15,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Access-policy YAML files, re-read when their modification time or size changes (one stat per lookup, so an edit
- * applies to the next request). As with {@link WatchedYamlFile}, a file that stops parsing (bad YAML, a key the
- * policy does not know, a value of the wrong type, not a readable regular file) keeps its last good version in
- * force, and {@link #rejected()} names the file, line and key until it is fixed. A file that has no good version
- * yet (broken since the hub started) is {@link Loaded#unparseable}, and the caller denies (fail closed).
+ * YAML files under {@code policies/} or in the vault that operators edit at run time, re-read when their
+ * modification time or size changes (one stat per lookup, so an edit applies to the next request). A file that
+ * stops parsing (bad YAML, a key its parser does not know, a value of the wrong type, not a readable regular file)
+ * keeps its last good version in force: the error (file, line, key) is logged once at ERROR and {@link #rejected()}
+ * names it until the file is fixed. A file that has no good version yet (broken since the hub started) is
+ * {@link Loaded#unparseable}; the caller decides what applies then (access policies deny, {@link WatchedYamlFile}
+ * keeps its defaults). The one mechanism behind both.
  */
-final class PolicyFiles {
-    private static final Logger log = LoggerFactory.getLogger(PolicyFiles.class);
+public final class LastGoodYamlFiles {
+    private static final Logger log = LoggerFactory.getLogger(LastGoodYamlFiles.class);
 
-    /** A policy file's state: absent, parsed (value), or unparseable (error). */
-    record Loaded<T>(T value, String error, boolean present) {
-        boolean unparseable() {
+    /** A file's state: absent, parsed (value), or unparseable (error). */
+    public record Loaded<T>(T value, String error, boolean present) {
+        public boolean unparseable() {
             return present && error != null;
         }
     }
@@ -40,10 +40,22 @@ final class PolicyFiles {
     /** The last text of each file that parsed, for a unit that first asks while the file on disk is broken. */
     private final Map<Path, String> lastGood = new ConcurrentHashMap<>();
     private final Map<Path, String> rejected = new ConcurrentHashMap<>();
+    private final Map<Path, String> errors = new ConcurrentHashMap<>();
+    private final String what;
+    private final String withoutGoodVersion;
+
+    /**
+     * @param what               the files' kind in log lines ("access policy")
+     * @param withoutGoodVersion what applies while a file has no good version ("access it governs is DENIED")
+     */
+    public LastGoodYamlFiles(String what, String withoutGoodVersion) {
+        this.what = what;
+        this.withoutGoodVersion = withoutGoodVersion;
+    }
 
     @SuppressWarnings("unchecked")
     /** {@code key} tells apart parses of one file that depend on who asks (one cache entry per file and key). */
-    <T> Loaded<T> load(Path file, String key, Function<Map<String, Object>, T> parser) {
+    public <T> Loaded<T> load(Path file, String key, Function<Map<String, Object>, T> parser) {
         String cacheKey = file + "\u0000" + key;
         BasicFileAttributes attrs;
         try {
@@ -52,6 +64,7 @@ final class PolicyFiles {
             cache.remove(cacheKey);
             lastGood.remove(file);
             rejected.remove(file);
+            errors.remove(file);
             return new Loaded<>(null, null, false);
         } catch (IOException e) {
             return rejected(file, cacheKey, "unreadable: " + e.getMessage(), parser, null);
@@ -71,21 +84,27 @@ final class PolicyFiles {
         } catch (IOException | RuntimeException ex) {
             return rejected(file, cacheKey, ex.getMessage() == null ? ex.toString() : ex.getMessage(), parser, attrs);
         }
+        errors.remove(file);
         if (rejected.remove(file) != null) {
-            log.info("access policy {} is valid again and in force", file);
+            log.info("{} {} is valid again and in force", what, file);
         }
         lastGood.put(file, text);
         Loaded<T> loaded = new Loaded<>(value, null, true);
         cache.put(cacheKey, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
-        log.debug("loaded access policy {}", file);
+        log.debug("loaded {} {}", what, file);
         return loaded;
     }
 
-    /** The policy files on disk that are not in force, with why (file, line, key) and what applies instead. */
-    Map<String, String> rejected() {
+    /** The files on disk that are not in force, with why (file, line, key) and what applies instead. */
+    public Map<String, String> rejected() {
         Map<String, String> out = new TreeMap<>();
         rejected.forEach((file, why) -> out.put(file.toString(), why));
         return out;
+    }
+
+    /** Why {@code file} on disk is not in force (file, line, key), or null when it is (or is absent). */
+    public String error(Path file) {
+        return errors.get(file);
     }
 
     /** The file on disk does not parse: its last good version for this key, else for any key, else deny. */
@@ -96,9 +115,10 @@ final class PolicyFiles {
         Loaded<T> kept = previous != null && !previous.loaded().unparseable() && previous.loaded().present()
                 ? (Loaded<T>) previous.loaded() : earlierText(file, parser);
         Loaded<T> loaded = kept != null ? kept : new Loaded<>(null, error, true);
-        String state = kept != null ? "rejected, previous version in force: " : "rejected, access it governs is DENIED: ";
+        String state = kept != null ? "rejected, previous version in force: " : "rejected, " + withoutGoodVersion + ": ";
+        errors.put(file, error);
         if (!(state + error).equals(rejected.put(file, state + error))) {
-            log.error("access policy {} {}{}", file, state, error);
+            log.error("{} {} {}{}", what, file, state, error);
         }
         if (attrs != null) {
             cache.put(cacheKey, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
