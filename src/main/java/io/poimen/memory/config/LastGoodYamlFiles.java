@@ -36,11 +36,18 @@ public final class LastGoodYamlFiles {
     private record Entry(FileTime modified, long size, Loaded<?> loaded) {
     }
 
+    private record Rejection(String state, String error) {
+        @Override
+        public String toString() {
+            return state + error;
+        }
+    }
+
     private final Map<String, Entry> cache = new ConcurrentHashMap<>();
     /** The last text of each file that parsed, for a unit that first asks while the file on disk is broken. */
     private final Map<Path, String> lastGood = new ConcurrentHashMap<>();
-    private final Map<Path, String> rejected = new ConcurrentHashMap<>();
-    private final Map<Path, String> errors = new ConcurrentHashMap<>();
+    /** The files on disk that are not in force: why (file, line, key) and what applies instead. */
+    private final Map<Path, Rejection> rejected = new ConcurrentHashMap<>();
     private final String what;
     private final String withoutGoodVersion;
 
@@ -64,7 +71,6 @@ public final class LastGoodYamlFiles {
             cache.remove(cacheKey);
             lastGood.remove(file);
             rejected.remove(file);
-            errors.remove(file);
             return new Loaded<>(null, null, false);
         } catch (IOException e) {
             return rejected(file, cacheKey, "unreadable: " + e.getMessage(), parser, null);
@@ -84,7 +90,6 @@ public final class LastGoodYamlFiles {
         } catch (IOException | RuntimeException ex) {
             return rejected(file, cacheKey, ex.getMessage() == null ? ex.toString() : ex.getMessage(), parser, attrs);
         }
-        errors.remove(file);
         if (rejected.remove(file) != null) {
             log.info("{} {} is valid again and in force", what, file);
         }
@@ -98,13 +103,14 @@ public final class LastGoodYamlFiles {
     /** The files on disk that are not in force, with why (file, line, key) and what applies instead. */
     public Map<String, String> rejected() {
         Map<String, String> out = new TreeMap<>();
-        rejected.forEach((file, why) -> out.put(file.toString(), why));
+        rejected.forEach((file, why) -> out.put(file.toString(), why.toString()));
         return out;
     }
 
     /** Why {@code file} on disk is not in force (file, line, key), or null when it is (or is absent). */
     public String error(Path file) {
-        return errors.get(file);
+        Rejection r = rejected.get(file);
+        return r == null ? null : r.error();
     }
 
     /** The file on disk does not parse: its last good version for this key, else for any key, else deny. */
@@ -115,10 +121,10 @@ public final class LastGoodYamlFiles {
         Loaded<T> kept = previous != null && !previous.loaded().unparseable() && previous.loaded().present()
                 ? (Loaded<T>) previous.loaded() : earlierText(file, parser);
         Loaded<T> loaded = kept != null ? kept : new Loaded<>(null, error, true);
-        String state = kept != null ? "rejected, previous version in force: " : "rejected, " + withoutGoodVersion + ": ";
-        errors.put(file, error);
-        if (!(state + error).equals(rejected.put(file, state + error))) {
-            log.error("{} {} {}{}", what, file, state, error);
+        Rejection why = new Rejection(kept != null ? "rejected, previous version in force: "
+                : "rejected, " + withoutGoodVersion + ": ", error);
+        if (!why.equals(rejected.put(file, why))) {
+            log.error("{} {} {}", what, file, why);
         }
         if (attrs != null) {
             cache.put(cacheKey, new Entry(attrs.lastModifiedTime(), attrs.size(), loaded));
