@@ -113,11 +113,14 @@ final class BenchContext implements AutoCloseable {
     }
 
     static BenchContext open(Options options) throws IOException {
-        return open(options, bench -> { });
+        return open(options, 0, bench -> { });
     }
 
-    /** @throws IllegalArgumentException when the dataset folder has no corpus */
-    static BenchContext open(Options options, BeforeIngest beforeIngest) throws IOException {
+    /**
+     * @param docs only the first {@code docs} documents of the corpus (0: all)
+     * @throws IllegalArgumentException when the dataset folder has no corpus
+     */
+    static BenchContext open(Options options, int docs, BeforeIngest beforeIngest) throws IOException {
         if (!Files.isRegularFile(options.dataset.resolve("corpus.jsonl"))) {
             throw new IllegalArgumentException("no corpus.jsonl in " + options.dataset);
         }
@@ -125,7 +128,7 @@ final class BenchContext implements AutoCloseable {
             throw new IllegalArgumentException("retrieval policy not found: " + options.policy
                     + " (run from the repository folder, or pass --policy FILE)");
         }
-        BeirDataset set = BeirDataset.load(options.dataset);
+        BeirDataset set = BeirDataset.load(options.dataset).firstDocuments(docs);
         Path work = Files.createTempDirectory("poimen-bench-");
         ConfigurableApplicationContext spring = start(work, options.policy, options.springArgs, true,
                 WebApplicationType.NONE);

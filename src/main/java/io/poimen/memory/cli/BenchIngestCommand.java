@@ -15,7 +15,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Command;
@@ -61,29 +60,18 @@ public class BenchIngestCommand implements Callable<Integer> {
             System.err.println("error: --rounds must be at least 1, --docs and --changes not negative");
             return 2;
         }
-        Path subset = null;
         List<List<Chunk>> batches = new ArrayList<>();
         List<Double> embedding = new ArrayList<>();
         options.springArgs = springArgs;
-        try {
-            if (docs > 0) {
-                subset = firstDocuments(options.dataset, docs);
-                options.dataset = subset;
-            }
-            try (BenchContext bench = BenchContext.open(options, b -> {
-                batches.addAll(batches(b));
-                warmUp(b.spring, batches);
-                embedding.add(embeddingSeconds(b.spring, batches));
-            })) {
-                return measure(bench, batches, embedding);
-            }
+        try (BenchContext bench = BenchContext.open(options, docs, b -> {
+            batches.addAll(batches(b));
+            warmUp(b.spring, batches);
+            embedding.add(embeddingSeconds(b.spring, batches));
+        })) {
+            return measure(bench, batches, embedding);
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             return 2;
-        } finally {
-            if (subset != null) {
-                FileSystemUtils.deleteRecursively(subset);
-            }
         }
     }
 
@@ -155,21 +143,6 @@ public class BenchIngestCommand implements Callable<Integer> {
         }
         System.out.printf("one-file change on a %d-chunk vault: reindex p50 %.0f ms, max %.0f ms (%d runs)%n",
                 chunks, change.percentile(50), change.percentile(100), changes);
-    }
-
-    /** A BEIR folder with the first {@code docs} lines of the corpus, the same queries and judgements. */
-    private static Path firstDocuments(Path dataset, int docs) throws IOException {
-        if (!Files.isRegularFile(dataset.resolve("corpus.jsonl"))) {
-            throw new IllegalArgumentException("no corpus.jsonl in " + dataset);
-        }
-        Path subset = Files.createTempDirectory("poimen-bench-subset-").resolve(dataset.getFileName());
-        Files.createDirectories(subset.resolve("qrels"));
-        try (Stream<String> lines = Files.lines(dataset.resolve("corpus.jsonl"))) {
-            Files.write(subset.resolve("corpus.jsonl"), lines.filter(l -> !l.isBlank()).limit(docs).toList());
-        }
-        Files.copy(dataset.resolve("queries.jsonl"), subset.resolve("queries.jsonl"));
-        Files.copy(dataset.resolve("qrels/test.tsv"), subset.resolve("qrels/test.tsv"));
-        return subset;
     }
 
     /**

@@ -108,7 +108,7 @@ public final class LargeVaultBench {
     private static int run(BenchContext.Options options, List<String> texts, double[] before, long t0)
             throws Exception {
         int empty = 0;
-        try (BenchContext bench = BenchContext.open(options, b -> {
+        try (BenchContext bench = BenchContext.open(options, 0, b -> {
             before[0] = embeddingRate(b, texts);
             System.out.printf("embedding only before the reindex: %.1f chunks/s%n", before[0]);
         })) {

@@ -44,6 +44,11 @@ public record BeirDataset(String name, List<Doc> corpus, Map<String, String> que
         return new BeirDataset(dir.getFileName().toString(), corpus, queries, qrels);
     }
 
+    /** The set with only the first {@code docs} documents of its corpus (same queries and judgements); 0: all. */
+    public BeirDataset firstDocuments(int docs) {
+        return docs <= 0 || docs >= corpus.size() ? this : new BeirDataset(name, corpus.subList(0, docs), queries, qrels);
+    }
+
     /** The judged queries that exist in queries.jsonl (only those are scored). */
     public Map<String, String> judgedQueries() {
         Map<String, String> out = new LinkedHashMap<>();
