@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * module without {@code _reindex}; delete_by_query, update_by_query and rethrottle stay.
  *
  * <p>Netty: the node does not set Netty's processor count (see the static block), so it starts whichever test
- * class used Netty before it in the JVM ({@code KubernetesLeaseElectionTest} run first: {@code TestOpenSearchTest}
- * and {@code HubClusterTest} still start).
+ * class used Netty before it in the JVM (checked: {@code KubernetesLeaseElectionTest} run before
+ * {@code TestOpenSearchTest} in one JVM, alphabetical run order).
  *
  * <p>HTTP and transport ports are free ports picked here so parallel builds on the machine do not collide; the
  * disk threshold is off so a nearly full build disk cannot turn the index read-only. {@link #stop()} and {@link #restart()} let degradation tests take the node away and
