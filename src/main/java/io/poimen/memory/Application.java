@@ -1,11 +1,8 @@
 package io.poimen.memory;
 
-import io.poimen.memory.cli.PoimenCli;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
+/** The Spring configuration root. The jar's entry point is {@code cli.PoimenCli}, which starts Spring with it. */
 @SpringBootApplication
 public class Application {
-    public static void main(String[] args) {
-        PoimenCli.main(args);
-    }
 }

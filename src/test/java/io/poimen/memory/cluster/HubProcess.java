@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** One hub started as its own JVM ({@code io.poimen.memory.Application}) from this test JVM's class path. */
+/** One hub started as its own JVM ({@code io.poimen.memory.cli.PoimenCli}) from this test JVM's class path. */
 final class HubProcess {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,7 +42,7 @@ final class HubProcess {
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx768m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                "io.poimen.memory.Application", "serve", "--server.port=" + port));
+                "io.poimen.memory.cli.PoimenCli", "serve", "--server.port=" + port));
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
         Path log = dir.resolve(name + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
