@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
  * ({@code bench beir --dump-branches}), and the adaptive fusion's parameters fitted leave-one-set-out: for each
  * set, the grid point best on the other sets is scored on the held-out set. The other sets count twice: as they
  * are, and with a semantic branch that returns noise ({@link FusionReplay#withNoiseSemantic}), whose reference is
- * the lexical branch (what the fusion gives when the gate leaves the noise out). Best = largest worst margin over
- * those references, then mean nDCG@10 of the real sets, then the gentlest gate (it cuts the fewest lists that
- * might be right).
+ * the lexical branch (what the fusion gives when the gate leaves the noise out), and with lexical branches that
+ * agree but miss ({@link FusionReplay#withLexicalNoise}, on unless {@code --no-lexical-noise}), whose reference is
+ * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
+ * the gentlest gate (it cuts the fewest lists that might be right).
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
@@ -40,6 +41,10 @@ public class BenchReplayCommand implements Callable<Integer> {
     @Option(names = "--noise-draws", defaultValue = "1",
             description = "random draws of each training set's noise variant, scored together (default: ${DEFAULT-VALUE})")
     int noiseDraws;
+
+    @Option(names = "--lexical-noise", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "also fit on each training set's lexical-noise variant (default: ${DEFAULT-VALUE})")
+    boolean lexicalNoise;
 
     @Option(names = "--dump", required = true, description = "branch dump of one set (repeat for each set)")
     List<Path> dumps;
@@ -105,57 +110,63 @@ public class BenchReplayCommand implements Callable<Integer> {
             }
         }
         int n = sets.size();
-        double[] bestNoise = new double[n];
-        List<FusionReplay.Dump> noise = new ArrayList<>();
+        // columns: the sets, their noise variants, then their lexical-noise variants; set i's are i, n+i, 2n+i
+        List<FusionReplay.Dump> columns = new ArrayList<>(sets);
+        List<Double> references = new ArrayList<>();
+        for (double b : best) {
+            references.add(b);
+        }
         for (FusionReplay.Dump d : sets) {
             FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d, noiseDraws);
-            noise.add(v);
-            bestNoise[noise.size() - 1] = FusionReplay.ndcg10(v, "lexical");
+            columns.add(v);
+            references.add(FusionReplay.ndcg10(v, "lexical"));
         }
-        double[][] score = new double[grid.size()][2 * n]; // the sets, then their noise variants
-        for (int g = 0; g < grid.size(); g++) {
-            for (int i = 0; i < n; i++) {
-                score[g][i] = FusionReplay.ndcg10(sets.get(i), grid.get(g).fusion(), s.fusion());
-                score[g][n + i] = FusionReplay.ndcg10(noise.get(i), grid.get(g).fusion(), s.fusion());
+        if (lexicalNoise) {
+            for (FusionReplay.Dump d : sets) {
+                FusionReplay.Dump v = FusionReplay.withLexicalNoise(d);
+                columns.add(v);
+                references.add(FusionReplay.ndcg10(v, "semantic"));
             }
         }
-        double[] reference = new double[2 * n];
-        System.arraycopy(best, 0, reference, 0, n);
-        System.arraycopy(bestNoise, 0, reference, n, n);
+        double[] reference = references.stream().mapToDouble(Double::doubleValue).toArray();
+        double[][] score = new double[grid.size()][columns.size()];
+        for (int g = 0; g < grid.size(); g++) {
+            for (int i = 0; i < columns.size(); i++) {
+                score[g][i] = FusionReplay.ndcg10(columns.get(i), grid.get(g).fusion(), s.fusion());
+            }
+        }
         System.out.println();
-        System.out.println("leave-one-set-out (adaptive; chosen on the other sets and their noise variants, scored on"
+        System.out.println("leave-one-set-out (adaptive; chosen on the other sets and their variants, scored on"
                 + " the held-out one):");
         System.out.printf("%-18s %-46s %10s %10s %10s   %s%n", "held out", "chosen on the others", "held-out",
-                "best branch", "margin", "training margins (sets, noise variants)");
+                "best branch", "margin", "training margins (sets, then each variant kind)");
         for (int out = 0; out < n; out++) {
-            int g = choose(grid, score, reference, out);
+            int g = choose(grid, score, reference, n, out);
             System.out.printf("%-18s %-46s %10.4f %10.4f %+10.4f   %s%n", sets.get(out).name(), grid.get(g),
-                    score[g][out], best[out], score[g][out] - best[out], margins(score[g], reference, out));
+                    score[g][out], best[out], score[g][out] - best[out], margins(score[g], reference, n, out));
         }
-        int all = choose(grid, score, reference, -1);
+        int all = choose(grid, score, reference, n, -1);
         System.out.printf("chosen on all sets (in-sample): %s (", grid.get(all));
-        for (int i = 0; i < 2 * n; i++) {
-            String name = i < n ? sets.get(i).name() : noise.get(i - n).name();
-            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", name, score[all][i],
+        for (int i = 0; i < columns.size(); i++) {
+            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", columns.get(i).name(), score[all][i],
                     score[all][i] - reference[i]);
         }
         System.out.println(")");
         Params shipped = new Params(s.gate().fullRatio(), s.gate().power(), s.calibration().lexical(),
                 s.calibration().tfidf());
         System.out.printf("policy's own: %s (", shipped);
-        for (int i = 0; i < 2 * n; i++) {
-            FusionReplay.Dump d = i < n ? sets.get(i) : noise.get(i - n);
-            double v = FusionReplay.ndcg10(d, shipped.fusion(), s.fusion());
-            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", d.name(), v, v - reference[i]);
+        for (int i = 0; i < columns.size(); i++) {
+            double v = FusionReplay.ndcg10(columns.get(i), shipped.fusion(), s.fusion());
+            System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", columns.get(i).name(), v, v - reference[i]);
         }
         System.out.println(")");
         return 0;
     }
 
-    private static String margins(double[] score, double[] reference, int out) {
+    private static String margins(double[] score, double[] reference, int n, int out) {
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < score.length; i++) {
-            if (i % (score.length / 2) != out) {
+            if (i % n != out) {
                 parts.add(String.format(java.util.Locale.ROOT, "%+.4f", score[i] - reference[i]));
             }
         }
@@ -163,13 +174,12 @@ public class BenchReplayCommand implements Callable<Integer> {
     }
 
     /**
-     * The grid point with the largest worst margin over {@code reference} on the sets other than {@code out} and
-     * their noise variants (columns n..2n-1 of {@code score}); among equal ones the best mean nDCG@10 of those
-     * sets, then the gentlest gate: the noise variants already ask for the protection, so among points they
-     * cannot tell apart the one that cuts the fewest lists is kept.
+     * The grid point with the largest worst margin over {@code reference} on the {@code n} sets other than
+     * {@code out} and their variants (column i of set i, then n + i, 2n + i, ... for its variants); among equal
+     * ones the best mean nDCG@10 of those sets, then the gentlest gate: the noise variants already ask for the
+     * protection, so among points they cannot tell apart the one that cuts the fewest lists is kept.
      */
-    static int choose(List<Params> grid, double[][] score, double[] reference, int out) {
-        int n = reference.length / 2;
+    static int choose(List<Params> grid, double[][] score, double[] reference, int n, int out) {
         int chosen = 0;
         double chosenMin = Double.NEGATIVE_INFINITY;
         double chosenMean = Double.NEGATIVE_INFINITY;

@@ -113,6 +113,63 @@ public final class FusionReplay {
         return BranchResult.ok(Branch.SEMANTIC, hits, 0);
     }
 
+    /**
+     * The same set with lexical branches that agree with each other but miss: each query's BM25 and TF-IDF lists
+     * are both replaced by the lists those branches returned for another query of the set, the next one (in
+     * order, wrapping) that has no relevant document in common with this one and whose borrowed lists contain
+     * none of this query's relevant documents; the semantic list is kept. That is the case the agreement gate
+     * can get wrong: a right dense list next to two lexical lists that agree as lexical lists do (their own
+     * overlap, score shapes and lengths, not a random draw, which two lexical lists would share whole) but
+     * answer something else. Its reference is the semantic branch. A query for which no other query qualifies
+     * is left out. Named {@code <set>~lexnoise}.
+     */
+    public static Dump withLexicalNoise(Dump dump) {
+        List<Query> qs = dump.queries();
+        List<Query> out = new ArrayList<>(qs.size());
+        for (int i = 0; i < qs.size(); i++) {
+            Set<String> relevant = relevant(qs.get(i));
+            for (int k = 1; k < qs.size(); k++) {
+                Query other = qs.get((i + k) % qs.size());
+                if (java.util.Collections.disjoint(relevant, relevant(other))
+                        && !mentions(dump, other, relevant)) {
+                    out.add(new Query(qs.get(i).id(), borrowLexical(qs.get(i), other), qs.get(i).qrels()));
+                    break;
+                }
+            }
+        }
+        return new Dump(dump.name() + "~lexnoise", dump.docByChunk(), out);
+    }
+
+    private static Set<String> relevant(Query q) {
+        Set<String> docs = new java.util.HashSet<>();
+        q.qrels().forEach((doc, grade) -> {
+            if (grade > 0) {
+                docs.add(doc);
+            }
+        });
+        return docs;
+    }
+
+    private static boolean mentions(Dump dump, Query q, Set<String> docs) {
+        return q.branches().stream().filter(r -> isLexical(r.branch())).flatMap(r -> r.hits().stream())
+                .anyMatch(h -> docs.contains(dump.docByChunk().getOrDefault(h.chunkId(), h.chunkId())));
+    }
+
+    private static List<BranchResult> borrowLexical(Query q, Query from) {
+        List<BranchResult> branches = new ArrayList<>();
+        for (BranchResult r : q.branches()) {
+            if (!isLexical(r.branch())) {
+                branches.add(r);
+            }
+        }
+        from.branches().stream().filter(r -> isLexical(r.branch())).forEach(branches::add);
+        return branches;
+    }
+
+    private static boolean isLexical(Branch b) {
+        return b == Branch.LEXICAL || b == Branch.TFIDF;
+    }
+
     /** Mean nDCG@10 of {@code method} over the dump's queries. */
     public static double ndcg10(Dump dump, FusionMethod method, FusionSettings settings) {
         double sum = 0;

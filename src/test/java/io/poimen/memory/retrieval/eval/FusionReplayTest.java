@@ -82,6 +82,54 @@ class FusionReplayTest {
                 .hasMessageContaining("noise draws");
     }
 
+    private static BranchResult list(Branch b, String... ids) {
+        List<Hit> hits = new ArrayList<>();
+        for (int k = 0; k < ids.length; k++) {
+            hits.add(new Hit(ids[k], 10.0 - k));
+        }
+        return BranchResult.ok(b, hits, 0);
+    }
+
+    @Test
+    void theLexicalNoiseVariantGivesEachQueryBothLexicalListsOfTheNextQueryThatMissesItsAnswerAndKeepsTheDenseList() {
+        Map<String, String> docs = Map.of("a", "A", "b", "B", "c", "C", "x", "X", "y", "Y");
+        // q0's answer is A; q1 shares A (not eligible for q0); q2 answers C and its lists never show A
+        FusionReplay.Query q0 = new FusionReplay.Query("q0", List.of(list(Branch.SEMANTIC, "a", "x"),
+                list(Branch.LEXICAL, "a", "y"), list(Branch.TFIDF, "a", "x")), Map.of("A", 1));
+        FusionReplay.Query q1 = new FusionReplay.Query("q1", List.of(list(Branch.SEMANTIC, "b", "a"),
+                list(Branch.LEXICAL, "b", "a"), list(Branch.TFIDF, "b")), Map.of("A", 1, "B", 2));
+        FusionReplay.Query q2 = new FusionReplay.Query("q2", List.of(list(Branch.SEMANTIC, "c"),
+                list(Branch.LEXICAL, "c", "x"), list(Branch.TFIDF, "c", "y")), Map.of("C", 1, "A", 0));
+        FusionReplay.Dump d = new FusionReplay.Dump("set", docs, List.of(q0, q1, q2));
+        FusionReplay.Dump v = FusionReplay.withLexicalNoise(d);
+        assertThat(v.name()).isEqualTo("set~lexnoise");
+        assertThat(v.queries()).extracting(FusionReplay.Query::id).containsExactly("q0", "q1", "q2");
+        FusionReplay.Query n0 = v.queries().get(0);
+        assertThat(n0.qrels()).isEqualTo(q0.qrels());
+        assertThat(branch(n0, Branch.SEMANTIC)).isEqualTo(branch(q0, Branch.SEMANTIC));
+        assertThat(branch(n0, Branch.LEXICAL)).isEqualTo(branch(q2, Branch.LEXICAL));
+        assertThat(branch(n0, Branch.TFIDF)).isEqualTo(branch(q2, Branch.TFIDF));
+        // q1 borrows from q2 (q0 shares its answer A); q2 (a grade-0 judgment is no answer) from q0
+        assertThat(branch(v.queries().get(1), Branch.LEXICAL)).isEqualTo(branch(q2, Branch.LEXICAL));
+        assertThat(branch(v.queries().get(2), Branch.TFIDF)).isEqualTo(branch(q0, Branch.TFIDF));
+        // the lexical branches now miss while the dense one is as good as before
+        assertThat(FusionReplay.ndcg10(v, "lexical")).isEqualTo(0.0);
+        assertThat(FusionReplay.ndcg10(v, "semantic")).isEqualTo(FusionReplay.ndcg10(d, "semantic"));
+    }
+
+    @Test
+    void aQueryNoOtherQueryCanMissIsLeftOutOfTheLexicalNoiseVariant() {
+        Map<String, String> docs = Map.of("a", "A", "b", "B");
+        FusionReplay.Query q0 = new FusionReplay.Query("q0", List.of(list(Branch.SEMANTIC, "a"),
+                list(Branch.LEXICAL, "a", "b"), list(Branch.TFIDF, "a")), Map.of("A", 1));
+        FusionReplay.Query q1 = new FusionReplay.Query("q1", List.of(list(Branch.SEMANTIC, "b"),
+                list(Branch.LEXICAL, "b"), list(Branch.TFIDF, "b")), Map.of("B", 1));
+        // q0's lists show B, so q1 has nothing to borrow; q0 borrows q1's
+        FusionReplay.Dump v = FusionReplay.withLexicalNoise(new FusionReplay.Dump("two", docs, List.of(q0, q1)));
+        assertThat(v.queries()).extracting(FusionReplay.Query::id).containsExactly("q0");
+        assertThat(branch(v.queries().get(0), Branch.LEXICAL)).isEqualTo(branch(q1, Branch.LEXICAL));
+    }
+
     @Test
     void thePerQueryBestTakesEachQuerysBestRankingAndIsAtLeastEveryOne() {
         // query 0: only the semantic order has the relevant doc first; query 1: only the lexical order
