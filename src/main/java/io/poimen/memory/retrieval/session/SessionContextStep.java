@@ -4,6 +4,7 @@ import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.QueryResponse;
 import io.poimen.memory.retrieval.select.ContextPrompt;
+import io.poimen.memory.retrieval.select.PromptTokens;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.retrieval.select.SelectionItem;
 import io.poimen.memory.retrieval.select.SessionOrder;
@@ -33,7 +34,7 @@ public class SessionContextStep {
 
     private final SessionContexts sessions;
     private final CallerResolver callers;
-    private final TokenCounter tokens;
+    private final PromptTokens tokens;
     private final ProjectCacheStats stats;
     private final double carryShare;
     private final double carryMinScore;
@@ -53,7 +54,7 @@ public class SessionContextStep {
         this.pipeline = pipeline;
         this.sessions = sessions;
         this.callers = callers;
-        this.tokens = tokens;
+        this.tokens = new PromptTokens(tokens);
         this.stats = stats;
     }
 
@@ -116,8 +117,8 @@ public class SessionContextStep {
                 order = SessionOrder.arrange(before, byScore);
             }
         }
-        String prompt = ContextPrompt.render(order.stream().map(byId::get)
-                .map(r -> new ContextPrompt.Part(r.docId(), r.path(), r.text())).toList());
+        List<ContextPrompt.Part> prompt = order.stream().map(byId::get)
+                .map(r -> new ContextPrompt.Part(r.docId(), r.path(), r.text())).toList();
         int promptTokens;
         int reused = 0;
         Double prefixReuse = null;
