@@ -26,7 +26,8 @@ import org.apache.camel.ExchangeProperty;
 /**
  * The query route's step after selection. With a {@code session_id}, orders the context for prompt-cache reuse
  * ({@link SessionOrder}) and reports {@code prefix_reuse}: the common prefix, in tokens of the budget's tokenizer,
- * of this context's prompt ({@link ContextPrompt}) with the session's previous one, over this prompt's tokens.
+ * of this context's prompt ({@link ContextPrompt}, tokens by {@link PromptTokens}) with the session's previous one,
+ * over this prompt's tokens.
  * Without one the context keeps its path order. Every answer gets its call plan and is counted per project.
  */
 public class SessionContextStep {
