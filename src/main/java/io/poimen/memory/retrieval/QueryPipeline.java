@@ -11,6 +11,7 @@ import io.poimen.memory.retrieval.fusion.FusionSettings;
 import io.poimen.memory.retrieval.query.QueryNormalizer;
 import io.poimen.memory.retrieval.query.QueryRouter;
 import io.poimen.memory.retrieval.select.CacheAlignedOrder;
+import io.poimen.memory.retrieval.select.ChunkMemo;
 import io.poimen.memory.retrieval.select.MetadataBooster;
 import io.poimen.memory.retrieval.select.SelectionItem;
 import io.poimen.memory.retrieval.select.ShingleDeduplicator;
@@ -49,6 +50,7 @@ public class QueryPipeline {
     private final QueryNormalizer normalizer = new QueryNormalizer();
     private final QueryRouter router = new QueryRouter();
     private final CacheAlignedOrder order = new CacheAlignedOrder();
+    private final ChunkMemo<long[]> shingles = ShingleDeduplicator.memo();
 
     public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
                          ChunkRows rows, Availability embedding) {
@@ -105,7 +107,7 @@ public class QueryPipeline {
         // twice top-k distinct chunks leave the budget room to back-fill; rows are read best first, a batch of
         // that size at a time, until the deduplication keeps enough: most of the pool is never read
         int wanted = 2 * s.topK();
-        ShingleDeduplicator dedup = new ShingleDeduplicator(s.shingleSize(), s.jaccard());
+        ShingleDeduplicator dedup = new ShingleDeduplicator(s.shingleSize(), s.jaccard(), shingles);
         Map<String, Chunk> chunks = new HashMap<>();
         Map<String, FusedCandidate> byId = new HashMap<>();
         List<SelectionItem> items = new ArrayList<>();
@@ -124,18 +126,19 @@ public class QueryPipeline {
         }
         TokenBudgetSelector.Selection selection = new TokenBudgetSelector().select(distinct, s.topK(), s.budgetTokens());
         // the boosts were applied to the TF-IDF branch's scores; here they are only reported
-        MetadataBooster booster = BranchSearches.booster(s);
+        List<MetadataBooster.Boost> boosts = BranchSearches.booster(s).boosts(ctx.query, selection.selected());
         ctx.selectable = distinct;
-        List<QueryResponse.Result> results = selection.selected().stream()
-                .map(i -> result(i, chunks.get(i.chunkId()), byId.get(i.chunkId()), booster.boost(ctx.query, i),
-                        ctx.settings.fusion()))
-                .toList();
+        List<QueryResponse.Result> results = new ArrayList<>(boosts.size());
+        for (int i = 0; i < boosts.size(); i++) {
+            SelectionItem item = selection.selected().get(i);
+            results.add(result(item, chunks.get(item.chunkId()), byId.get(item.chunkId()), boosts.get(i), s.fusion()));
+        }
         List<String> context = order.order(selection.selected()).stream().map(SelectionItem::chunkId).toList();
         ctx.time("selection", t0);
         ctx.time("total", ctx.startedNanos);
         ctx.mark();
         return new QueryResponse(ctx.request.project(), ctx.plan.strategy(), ctx.plan.reason(),
-                List.copyOf(ctx.degraded.keySet()), ctx.degraded, results,
+                List.copyOf(ctx.degraded.keySet()), ctx.degraded, List.copyOf(results),
                 new QueryResponse.Context(context, selection.tokensUsed(), selection.budget()), ctx.timingsMs);
     }
 

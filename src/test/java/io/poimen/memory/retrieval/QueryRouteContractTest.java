@@ -6,11 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.memory.retrieval.select.ContextPrompt;
+import io.poimen.memory.vault.TokenCounter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.camel.ProducerTemplate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -150,6 +155,42 @@ abstract class QueryRouteContractTest {
             return pa.equals(pb) ? Integer.compare(Integer.parseInt(a.substring(a.lastIndexOf('#') + 1)),
                     Integer.parseInt(b.substring(b.lastIndexOf('#') + 1))) : pa.compareTo(pb);
         });
+    }
+
+    @Test
+    void promptTokensAndPrefixReuseAreThoseOfTheWholePromptTokenizedAnew() throws Exception {
+        TokenCounter counter = new TokenCounter();
+        String session = UUID.randomUUID().toString();
+        List<String> questions = List.of("kubernetes debugging pod crash", "how do we fail over postgres",
+                "why does the replica lag behind the primary", "crash loop backoff restart");
+        int[] previous = null;
+        int sessionAnswers = 0;
+        // twice over: the second round's parts come from the per-chunk memo
+        for (int round = 0; round < 2; round++) {
+            for (String q : questions) {
+                for (String extra : List.of("", ",\"top_k\":4", ",\"session_id\":\"" + session + "\"")) {
+                    JsonNode r = query("{\"project\":\"poimen\",\"query\":\"" + q + "\"" + extra + "}");
+                    Map<String, JsonNode> byId = new HashMap<>();
+                    r.path("results").forEach(x -> byId.put(x.path("doc_id").asText(), x));
+                    List<ContextPrompt.Part> parts = new ArrayList<>();
+                    r.path("context").path("chunks").forEach(id -> parts.add(new ContextPrompt.Part(id.asText(),
+                            byId.get(id.asText()).path("path").asText(), byId.get(id.asText()).path("text").asText())));
+                    int[] ids = counter.tokens(ContextPrompt.render(parts));
+                    assertThat(ids).isNotEmpty();
+                    assertThat(r.path("context").path("prompt_tokens").asInt()).as(q + extra).isEqualTo(ids.length);
+                    if (extra.contains("session_id")) {
+                        double reuse = previous == null ? 0 : (double) ContextPrompt.commonPrefix(previous, ids)
+                                / ids.length;
+                        assertThat(r.path("context").path("prefix_reuse").asDouble()).as(q).isEqualTo(reuse);
+                        previous = ids;
+                        sessionAnswers++;
+                    } else {
+                        assertThat(r.path("context").has("prefix_reuse")).isFalse();
+                    }
+                }
+            }
+        }
+        assertThat(sessionAnswers).isEqualTo(2 * questions.size());
     }
 
     @Test

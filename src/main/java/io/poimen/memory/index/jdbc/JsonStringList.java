@@ -3,6 +3,7 @@ package io.poimen.memory.index.jdbc;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.util.List;
 
 /** Lists of strings as JSON array text in a varchar column; null column = empty list. */
@@ -12,6 +13,7 @@ final class JsonStringList {
     };
 
     private final ObjectMapper mapper = new ObjectMapper();
+    private final ObjectReader strings = mapper.readerFor(STRINGS);
 
     String write(List<String> values) {
         if (values == null) {
@@ -25,11 +27,11 @@ final class JsonStringList {
     }
 
     List<String> read(String text) {
-        if (text == null) {
+        if (text == null || text.equals("[]")) {
             return List.of();
         }
         try {
-            return List.copyOf(mapper.readValue(text, STRINGS));
+            return List.copyOf(strings.<List<String>>readValue(text));
         } catch (JsonProcessingException | NullPointerException e) {
             throw new IllegalStateException("stored list is not a JSON array of strings: " + text, e);
         }

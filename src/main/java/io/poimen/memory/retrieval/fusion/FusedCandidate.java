@@ -43,9 +43,11 @@ public record FusedCandidate(String chunkId, double score, Map<Branch, BranchSco
                         Comparator.comparingDouble(BranchScore::contribution)).reversed())
                 .forEach(e -> {
                     BranchScore s = e.getValue();
+                    // Locale.US writes what Locale.ROOT does ('0' digits, '.', '-') without a DecimalFormatSymbols
+                    // look-up per number, the costliest part of building a result's breakdown
                     sb.append(sb.charAt(sb.length() - 1) == ':' ? " " : ", ")
                             .append(e.getKey().key()).append(" #").append(s.rank())
-                            .append(String.format(Locale.ROOT, " (norm %.2f) +%.3f", s.normalized(), s.contribution()));
+                            .append(String.format(Locale.US, " (norm %.2f) +%.3f", s.normalized(), s.contribution()));
                 });
         return why.isEmpty() ? sb.toString() : sb.append("; ").append(why).toString();
     }

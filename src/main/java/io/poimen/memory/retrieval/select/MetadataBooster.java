@@ -49,6 +49,17 @@ public class MetadataBooster {
         return boost(new HashSet<>(query.terms()), intent.categories(query), item);
     }
 
+    /** The boost of each item, in the items' order (query analysed once). */
+    public List<Boost> boosts(NormalizedQuery query, List<SelectionItem> items) {
+        Set<String> terms = new HashSet<>(query.terms());
+        Set<String> categories = intent.categories(query);
+        List<Boost> out = new ArrayList<>(items.size());
+        for (SelectionItem item : items) {
+            out.add(boost(terms, categories, item));
+        }
+        return out;
+    }
+
     /** Boosts every item (query analysed once) and returns them re-sorted, best first. */
     public List<SelectionItem> apply(NormalizedQuery query, List<SelectionItem> items) {
         Set<String> terms = new HashSet<>(query.terms());

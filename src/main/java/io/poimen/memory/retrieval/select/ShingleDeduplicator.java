@@ -32,6 +32,7 @@ public class ShingleDeduplicator {
 
     private final int width;
     private final double threshold;
+    private final ChunkMemo<long[]> memo;
 
     public ShingleDeduplicator() {
         this(DEFAULT_WIDTH, DEFAULT_THRESHOLD);
@@ -39,6 +40,15 @@ public class ShingleDeduplicator {
 
     /** @throws IllegalArgumentException when width &lt; 1 or threshold is not in (0, 1] */
     public ShingleDeduplicator(int width, double threshold) {
+        this(width, threshold, null);
+    }
+
+    /**
+     * @param memo where the shingles of a chunk are kept across queries (shared by deduplicators of any width);
+     *             null: derived on every call
+     * @throws IllegalArgumentException when width &lt; 1 or threshold is not in (0, 1]
+     */
+    public ShingleDeduplicator(int width, double threshold, ChunkMemo<long[]> memo) {
         if (width < 1) {
             throw new IllegalArgumentException("shingle width must be ≥ 1, got " + width);
         }
@@ -47,6 +57,12 @@ public class ShingleDeduplicator {
         }
         this.width = width;
         this.threshold = threshold;
+        this.memo = memo;
+    }
+
+    /** A memo of shingle sets for {@link #ShingleDeduplicator(int, double, ChunkMemo)}, about 8 MB. */
+    public static ChunkMemo<long[]> memo() {
+        return new ChunkMemo<>(8L << 20, s -> 16 + 8 * s.length);
     }
 
     public Result deduplicate(List<SelectionItem> items) {
@@ -67,13 +83,14 @@ public class ShingleDeduplicator {
             if (kept.size() >= maxKept) {
                 break;
             }
-            long[] s = shingles(item.text());
+            long[] s = memo == null ? shingles(item.text())
+                    : memo.get(item.chunkId(), width, item.text(), () -> shingles(item.text()));
             String duplicateOf = null;
             for (int i = 0; i < kept.size() && duplicateOf == null; i++) {
                 long[] k = keptShingles.get(i);
                 // J(a, b) ≤ min/max, so sets of very different sizes are never near-duplicates
                 if (Math.min(s.length, k.length) >= threshold * Math.max(s.length, k.length)
-                        && jaccard(s, k) >= threshold) {
+                        && nearDuplicates(s, k)) {
                     duplicateOf = kept.get(i).chunkId();
                 }
             }
@@ -170,6 +187,43 @@ public class ShingleDeduplicator {
             out[count++] = h;
         }
         return Arrays.copyOf(out, count);
+    }
+
+    /**
+     * {@code jaccard(a, b) >= threshold}, giving up as soon as too few shingles are left to share: the common
+     * count that reaches the threshold is found with the same division, and J grows with the common count.
+     */
+    boolean nearDuplicates(long[] a, long[] b) {
+        if (a.length == 0 || b.length == 0) {
+            return 0.0 >= threshold;
+        }
+        int total = a.length + b.length;
+        int most = Math.min(a.length, b.length);
+        int need = Math.max(0, (int) (threshold * total / (1 + threshold)) - 2);
+        while (need <= most && (double) need / (total - need) < threshold) {
+            need++;
+        }
+        if (need > most) {
+            return false;
+        }
+        int common = 0;
+        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
+            if (a[i] == b[j]) {
+                common++;
+                i++;
+                j++;
+                continue;
+            }
+            if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
+            }
+            if (common + Math.min(a.length - i, b.length - j) < need) {
+                return false;
+            }
+        }
+        return common >= need;
     }
 
     private static double jaccard(long[] a, long[] b) {

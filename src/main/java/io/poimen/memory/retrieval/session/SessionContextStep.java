@@ -4,6 +4,7 @@ import io.poimen.memory.retrieval.QueryContext;
 import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.retrieval.QueryResponse;
 import io.poimen.memory.retrieval.select.ContextPrompt;
+import io.poimen.memory.retrieval.select.PromptTokens;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.retrieval.select.SelectionItem;
 import io.poimen.memory.retrieval.select.SessionOrder;
@@ -25,7 +26,8 @@ import org.apache.camel.ExchangeProperty;
 /**
  * The query route's step after selection. With a {@code session_id}, orders the context for prompt-cache reuse
  * ({@link SessionOrder}) and reports {@code prefix_reuse}: the common prefix, in tokens of the budget's tokenizer,
- * of this context's prompt ({@link ContextPrompt}) with the session's previous one, over this prompt's tokens.
+ * of this context's prompt ({@link ContextPrompt}, tokens by {@link PromptTokens}) with the session's previous one,
+ * over this prompt's tokens.
  * Without one the context keeps its path order. Every answer gets its call plan and is counted per project.
  */
 public class SessionContextStep {
@@ -33,7 +35,7 @@ public class SessionContextStep {
 
     private final SessionContexts sessions;
     private final CallerResolver callers;
-    private final TokenCounter tokens;
+    private final PromptTokens tokens;
     private final ProjectCacheStats stats;
     private final double carryShare;
     private final double carryMinScore;
@@ -53,7 +55,7 @@ public class SessionContextStep {
         this.pipeline = pipeline;
         this.sessions = sessions;
         this.callers = callers;
-        this.tokens = tokens;
+        this.tokens = new PromptTokens(tokens);
         this.stats = stats;
     }
 
@@ -116,8 +118,8 @@ public class SessionContextStep {
                 order = SessionOrder.arrange(before, byScore);
             }
         }
-        String prompt = ContextPrompt.render(order.stream().map(byId::get)
-                .map(r -> new ContextPrompt.Part(r.docId(), r.path(), r.text())).toList());
+        List<ContextPrompt.Part> prompt = order.stream().map(byId::get)
+                .map(r -> new ContextPrompt.Part(r.docId(), r.path(), r.text())).toList();
         int promptTokens;
         int reused = 0;
         Double prefixReuse = null;

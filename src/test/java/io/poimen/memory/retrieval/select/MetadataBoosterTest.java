@@ -36,6 +36,17 @@ class MetadataBoosterTest {
     }
 
     @Test
+    void theBoostsOfAListAreEachItemsBoostInOrder() {
+        NormalizedQuery q = normalizer.normalize("how to fix pods that keep restarting");
+        List<SelectionItem> items = List.of(meta("a", List.of("Pod restarts"), "solution"),
+                meta("b", List.of(), null), meta("c", List.of("pod"), "concept"), meta("d", List.of(), "solution"));
+        assertThat(booster.boosts(q, items)).containsExactlyElementsOf(items.stream().map(i -> booster.boost(q, i))
+                .toList());
+        assertThat(booster.boosts(q, items)).extracting(MetadataBooster.Boost::factor)
+                .containsExactly(1.5 * 1.3, 1.0, 1.5, 1.3);
+    }
+
+    @Test
     void categoryAlignment() {
         assertThat(boost("how to fix it", meta("a", List.of(), "solution")).fired()).containsExactly("category:solution");
         assertThat(boost("ECONNREFUSED from the hub", meta("a", List.of(), "error")).factor()).isEqualTo(1.3);
