@@ -49,6 +49,11 @@ public class RetrievalConfig {
     }
 
     @Bean
+    QueryVectorPrefetch queryVectorPrefetch(PoimenProperties props) {
+        return new QueryVectorPrefetch(props.query().branchTimeoutMs());
+    }
+
+    @Bean
     FusionAggregationStrategy fusionAggregationStrategy() {
         return new FusionAggregationStrategy();
     }
