@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval.select;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.poimen.memory.retrieval.query.NormalizedQuery;
 import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.vault.Terms;
@@ -30,6 +32,10 @@ public class MetadataBooster {
         }
     }
 
+    /** Key terms repeat across chunks and queries: each is analysed once (bounded). */
+    private static final Cache<String, List<String>> ANALYSED = Caffeine.newBuilder().maximumSize(50_000)
+            .executor(Runnable::run).build();
+
     private final double keyTermFactor;
     private final double categoryFactor;
     private final QueryIntent intent;
@@ -49,6 +55,13 @@ public class MetadataBooster {
         return boost(new HashSet<>(query.terms()), intent.categories(query), item);
     }
 
+    /** {@link #boost} for many items of one query: the query's terms and intents are analysed once. */
+    public java.util.function.Function<SelectionItem, Boost> forQuery(NormalizedQuery query) {
+        Set<String> terms = new HashSet<>(query.terms());
+        Set<String> categories = intent.categories(query);
+        return item -> boost(terms, categories, item);
+    }
+
     /** Boosts every item (query analysed once) and returns them re-sorted, best first. */
     public List<SelectionItem> apply(NormalizedQuery query, List<SelectionItem> items) {
         Set<String> terms = new HashSet<>(query.terms());
@@ -65,7 +78,7 @@ public class MetadataBooster {
         double factor = 1.0;
         List<String> fired = new ArrayList<>(2);
         for (String keyTerm : item.keyTerms()) {
-            List<String> analysed = Terms.analyze(keyTerm);
+            List<String> analysed = ANALYSED.get(keyTerm, Terms::analyze);
             if (!analysed.isEmpty() && queryTerms.containsAll(analysed)) {
                 factor *= keyTermFactor;
                 fired.add("key_term:" + keyTerm);
