@@ -52,10 +52,8 @@ public class BranchSearches {
         this.embedding = embedding;
     }
 
-    /** First step of every branch: whether the plan runs it (and when the branch started, for its time). */
     public boolean runs(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
-                        @ExchangeProperty(BRANCH) String branch, Exchange exchange) {
-        exchange.setProperty(STARTED, System.nanoTime());
+                        @ExchangeProperty(BRANCH) String branch) {
         return ctx.runs(Branch.ofKey(branch));
     }
 
@@ -99,14 +97,15 @@ public class BranchSearches {
     }
 
     /** The text the embedding endpoint turns into the query vector. */
-    public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+    public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
+        exchange.setProperty(STARTED, System.nanoTime()); // the branch time includes embedding the query
         return queryPrefix + (ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text());
     }
 
-    /** The branch time includes waiting for the query vector (QueryVectorPrefetch). */
     public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
                                  @Header(VECTOR_HEADER) float[] vector, @ExchangeProperty(STARTED) Long started) {
         long t0 = started != null ? started : System.nanoTime();
+        ctx.time("embedding", t0);
         embedding.succeeded();
         List<Hit> hits = vectors.search(vector, ctx.scope, ctx.settings.candidatesPerBranch());
         return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0));

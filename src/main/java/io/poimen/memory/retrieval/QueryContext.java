@@ -39,8 +39,6 @@ public final class QueryContext {
      * ask it once per group.
      */
     public Predicate<String> readable;
-    /** The query vector, once the query-embedding route started computing it (QueryVectorPrefetch). */
-    volatile java.util.concurrent.CompletableFuture<float[]> queryVector;
     final Map<Branch, BranchResult> answers = new ConcurrentHashMap<>();
     /** Positions (in the multicast, from 0) of the branches the multicast gave up on at its timeout. */
     final Set<Integer> late = new ConcurrentSkipListSet<>();

@@ -49,11 +49,6 @@ public class RetrievalConfig {
     }
 
     @Bean
-    QueryVectorPrefetch queryVectorPrefetch(PoimenProperties props) {
-        return new QueryVectorPrefetch(props.query().branchTimeoutMs());
-    }
-
-    @Bean
     FusionAggregationStrategy fusionAggregationStrategy() {
         return new FusionAggregationStrategy();
     }
