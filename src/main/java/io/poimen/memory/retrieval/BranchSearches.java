@@ -73,12 +73,12 @@ public class BranchSearches {
         if (hits.isEmpty()) {
             return hits;
         }
-        MetadataBooster booster = booster(ctx.settings);
+        var booster = booster(ctx.settings).forQuery(ctx.query);
         List<Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
             // the index keeps the key terms and category: no chunk row is read here
             TfIdfIndex.ChunkMetadataView m = tfidf.metadata(h.chunkId());
-            double factor = m == null ? 1.0 : booster.boost(ctx.query, new SelectionItem(h.chunkId(), m.path(), 0,
+            double factor = m == null ? 1.0 : booster.apply(new SelectionItem(h.chunkId(), m.path(), 0,
                     h.score(), 0, "", m.keyTerms(), m.category())).factor();
             out.add(new Hit(h.chunkId(), h.score() * factor));
         }

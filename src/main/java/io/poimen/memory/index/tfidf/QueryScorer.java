@@ -1,6 +1,7 @@
 package io.poimen.memory.index.tfidf;
 
 import io.poimen.memory.index.Hit;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,19 +20,20 @@ final class QueryScorer {
     private int[] touched = new int[0];
     private int touchedCount;
 
-    static List<Hit> search(InvertedIndex index, HiddenChunks hiddenChunks, double metadataWeight,
+    static List<Hit> search(InvertedIndex index, HiddenChunks hiddenChunks, ScopeSlots scopes, double metadataWeight,
                             Map<String, Integer> qtf, String project, Set<String> scopePaths,
                             Predicate<String> readable, int k) {
         QueryScorer scorer = PER_THREAD.get();
         try {
-            return scorer.score(index, hiddenChunks, metadataWeight, qtf, project, scopePaths, readable, k);
+            BitSet scope = scopePaths == null ? null : scopes.of(scopePaths, index.table());
+            return scorer.score(index, hiddenChunks, metadataWeight, qtf, project, scopePaths, scope, readable, k);
         } finally {
             scorer.reset();
         }
     }
 
     private List<Hit> score(InvertedIndex index, HiddenChunks hiddenChunks, double metadataWeight,
-                            Map<String, Integer> qtf, String project, Set<String> scopePaths,
+                            Map<String, Integer> qtf, String project, Set<String> scopePaths, BitSet scope,
                             Predicate<String> readable, int k) {
         ensureCapacity(index.table().highWater());
         int bucket = index.bucketOf(project);
@@ -51,7 +53,8 @@ final class QueryScorer {
             int slot = touched[i];
             // the scope lookup is the costly part for a common term touching most chunks: only a hit that would
             // enter the top k is looked up
-            if (top.mayEnter(acc[slot]) && (scopePaths == null || scopePaths.contains(table.path(slot)))) {
+            if (top.mayEnter(acc[slot]) && (scopePaths == null
+                    || (scope != null ? scope.get(slot) : scopePaths.contains(table.path(slot))))) {
                 top.offer(table.id(slot), acc[slot]);
             }
         }

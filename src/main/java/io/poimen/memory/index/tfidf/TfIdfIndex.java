@@ -40,6 +40,7 @@ public class TfIdfIndex implements MeterBinder {
     private final double metadataWeight;
     private final InvertedIndex index = new InvertedIndex();
     private final HiddenChunks hidden = new HiddenChunks();
+    private final ScopeSlots scopes = new ScopeSlots();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
     @Autowired
@@ -136,7 +137,8 @@ public class TfIdfIndex implements MeterBinder {
         if (k == 0 || qtf.isEmpty()) {
             return List.of();
         }
-        return read(() -> QueryScorer.search(index, hidden, metadataWeight, qtf, project, scopePaths, readable, k));
+        return read(() -> QueryScorer.search(index, hidden, scopes, metadataWeight, qtf, project, scopePaths,
+                readable, k));
     }
 
     /** Restricted callers' hidden-chunk sets served from the cache and built since start, kept now, their slots. */
@@ -177,6 +179,7 @@ public class TfIdfIndex implements MeterBinder {
         lock.writeLock().lock();
         try {
             hidden.clear();
+            scopes.clear();
             change.run();
         } finally {
             lock.writeLock().unlock();

@@ -1,5 +1,7 @@
 package io.poimen.memory.retrieval.select;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.poimen.memory.retrieval.query.NormalizedQuery;
 import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.vault.Terms;
@@ -30,6 +32,10 @@ public class MetadataBooster {
         }
     }
 
+    /** Key terms repeat across chunks and queries: each is analysed once (bounded). */
+    private static final Cache<String, List<String>> ANALYSED = Caffeine.newBuilder().maximumSize(50_000)
+            .executor(Runnable::run).build();
+
     private final double keyTermFactor;
     private final double categoryFactor;
     private final QueryIntent intent;
@@ -49,24 +55,24 @@ public class MetadataBooster {
         return boost(new HashSet<>(query.terms()), intent.categories(query), item);
     }
 
-    /** The boost of each item, in the items' order (query analysed once). */
-    public List<Boost> boosts(NormalizedQuery query, List<SelectionItem> items) {
+    /** {@link #boost} for many items of one query: the query's terms and intents are analysed once. */
+    public java.util.function.Function<SelectionItem, Boost> forQuery(NormalizedQuery query) {
         Set<String> terms = new HashSet<>(query.terms());
         Set<String> categories = intent.categories(query);
-        List<Boost> out = new ArrayList<>(items.size());
-        for (SelectionItem item : items) {
-            out.add(boost(terms, categories, item));
-        }
-        return out;
+        return item -> boost(terms, categories, item);
+    }
+
+    /** The boost of each item, in the items' order (query analysed once). */
+    public List<Boost> boosts(NormalizedQuery query, List<SelectionItem> items) {
+        return items.stream().map(forQuery(query)).toList();
     }
 
     /** Boosts every item (query analysed once) and returns them re-sorted, best first. */
     public List<SelectionItem> apply(NormalizedQuery query, List<SelectionItem> items) {
-        Set<String> terms = new HashSet<>(query.terms());
-        Set<String> categories = intent.categories(query);
+        var boost = forQuery(query);
         List<SelectionItem> out = new ArrayList<>(items.size());
         for (SelectionItem item : items) {
-            out.add(item.withScore(item.score() * boost(terms, categories, item).factor()));
+            out.add(item.withScore(item.score() * boost.apply(item).factor()));
         }
         out.sort(SelectionItem::byScoreDesc);
         return out;
@@ -76,7 +82,7 @@ public class MetadataBooster {
         double factor = 1.0;
         List<String> fired = new ArrayList<>(2);
         for (String keyTerm : item.keyTerms()) {
-            List<String> analysed = Terms.analyze(keyTerm);
+            List<String> analysed = ANALYSED.get(keyTerm, Terms::analyze);
             if (!analysed.isEmpty() && queryTerms.containsAll(analysed)) {
                 factor *= keyTermFactor;
                 fired.add("key_term:" + keyTerm);

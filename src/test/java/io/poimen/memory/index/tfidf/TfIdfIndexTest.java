@@ -139,6 +139,26 @@ class TfIdfIndexTest {
         assertThat(index.search("kubernetes pod ownership borrowing debugging", "poimen", null, 10)).hasSize(5);
     }
 
+    /** The second query with the same scope set tests slot bits instead of paths: same answer, and a write resets them. */
+    @Test
+    void aRepeatedScopeAnswersAsTheFirstTimeAndFollowsWrites() {
+        index.addAll(vault());
+        Set<String> scope = new java.util.HashSet<>(Set.of(OWNERSHIP, SKILL, RUST));
+        String query = "kubernetes pod ownership borrowing debugging";
+        List<Hit> first = index.search(query, "poimen", scope, 10);
+        assertThat(index.search(query, "poimen", scope, 10)).isEqualTo(first)
+                .isEqualTo(index.search(query, "poimen", scope, 10));
+        assertThat(first).extracting(Hit::chunkId).contains(Chunk.idOf(RUST, 0));
+
+        index.removePath(RUST);
+        index.add(chunk(KUBECTL, 1, "Pods", "kubernetes pod debugging with kubectl"));
+        assertThat(index.search(query, "poimen", scope, 10)).extracting(Hit::chunkId)
+                .doesNotContain(Chunk.idOf(RUST, 0), Chunk.idOf(KUBECTL, 1));
+        index.add(chunk(RUST, 0, "Ownership", "ownership and borrowing in rust"));
+        index.search(query, "poimen", scope, 10);
+        assertThat(index.search(query, "poimen", scope, 10)).extracting(Hit::chunkId).contains(Chunk.idOf(RUST, 0));
+    }
+
     @Test
     void projectIdfCountsProjectAndSharedChunksAndDiffersFromGlobal() {
         index.addAll(vault());

@@ -56,6 +56,19 @@ class MetadataBoosterTest {
     }
 
     @Test
+    void aQueryPreparedOnceBoostsEveryItemAsBoostDoes() {
+        var query = normalizer.normalize("how to fix pods that keep restarting");
+        var prepared = booster.forQuery(query);
+        for (SelectionItem item : List.of(meta("a", List.of("Pod restarts"), "solution"),
+                meta("b", List.of("pod scheduling"), "concept"), meta("c", List.of(), "error"),
+                meta("d", List.of("Pod restarts"), null))) {
+            assertThat(prepared.apply(item)).isEqualTo(booster.boost(query, item));
+        }
+        assertThat(prepared.apply(meta("a", List.of("Pod restarts"), "solution")).factor())
+                .isCloseTo(1.5 * 1.3, within(1e-12));
+    }
+
+    @Test
     void bothBoostsMultiply() {
         MetadataBooster.Boost b = boost("how to fix CrashLoopBackOff",
                 meta("a", List.of("CrashLoopBackOff"), "solution"));
