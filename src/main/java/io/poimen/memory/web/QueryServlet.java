@@ -18,8 +18,8 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * {@code routes/query.camel.yaml} targets, without Spring MVC's dispatch and the platform-http binding around it:
  * the two were about a third of the HTTP layer's CPU per query (docs/retrieval.md). The servlet filters and the
  * security chain run as for every other path; the caller and trace id they stored are bound to the exchange as for
- * MCP tool calls. The answer goes out as bytes with its Content-Length; the status, Content-Type and the
- * allow-listed headers are the route's ({@link ApiHeaderFilterStrategy}).
+ * MCP tool calls. The answer goes out as bytes with its Content-Length, flushed at once; the status, Content-Type
+ * and the allow-listed headers are the route's ({@link ApiHeaderFilterStrategy}).
  */
 public class QueryServlet extends HttpServlet {
     public static final String PATH = "/memory/query";
@@ -71,5 +71,7 @@ public class QueryServlet extends HttpServlet {
             response.setContentLength(json.length);
             response.getOutputStream().write(json);
         }
+        // the answer is complete: the client has it before the filters unwind (meters, context clean-up)
+        response.flushBuffer();
     }
 }
