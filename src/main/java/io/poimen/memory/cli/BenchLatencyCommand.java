@@ -57,6 +57,10 @@ public class BenchLatencyCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "16", description = "concurrent clients of the load phase")
     int clients;
 
+    @Option(names = "--http-warm-up", defaultValue = "50", description = "requests over HTTP before the phases "
+            + "(default 50; the servlet stack runs once a request, so a few thousand reach the JIT's last tier)")
+    int httpWarmUp;
+
     @Option(names = "--top-k", defaultValue = "10")
     int topK;
 
@@ -134,7 +138,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
 
         // warm-up: JIT, connection pool, the model's first runs
         run.run("warm-up", inProcess, 1, Math.min(100, requests), cold, counts);
-        run.run("warm-up", overHttp, 1, Math.min(50, requests), cold, counts);
+        run.run("warm-up", overHttp, 1, httpWarmUp, cold, counts);
         EngineFloor.measure(texts, Math.min(50, requests), model, lexical, vectors, tfidf, p, k);
 
         // the floor before and after the route phases, so a machine that slows down weighs on both sides

@@ -19,7 +19,12 @@ public class ApiHeaderFilterStrategy implements HeaderFilterStrategy {
 
     @Override
     public boolean applyFilterToCamelHeaders(String name, Object value, Exchange exchange) {
-        return !RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT));
+        return !responseHeader(name);
+    }
+
+    /** True for a message header that goes out as an HTTP response header. */
+    static boolean responseHeader(String name) {
+        return RESPONSE_HEADERS.contains(name.toLowerCase(Locale.ROOT));
     }
 
     @Override

@@ -6,6 +6,9 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import org.apache.camel.ProducerTemplate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,6 +20,16 @@ public class WebConfig {
     @Bean
     ApiHeaderFilterStrategy apiHeaderFilterStrategy() {
         return new ApiHeaderFilterStrategy();
+    }
+
+    /** Ahead of the DispatcherServlet for its exact path: the query API without Spring MVC and platform-http. */
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    ServletRegistrationBean<QueryServlet> queryServlet(ProducerTemplate producer) {
+        ServletRegistrationBean<QueryServlet> servlet =
+                new ServletRegistrationBean<>(new QueryServlet(producer, "direct:query"), QueryServlet.PATH);
+        servlet.setName("memory-query");
+        return servlet;
     }
 
     @Bean

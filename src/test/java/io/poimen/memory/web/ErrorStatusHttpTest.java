@@ -3,9 +3,7 @@ package io.poimen.memory.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.testsupport.HostileRequests;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -14,37 +12,6 @@ import org.junit.jupiter.api.Test;
  * written (issue 12 items 5, 9 and 12): each error is JSON {@code {error, message}} with the right 4xx.
  */
 class ErrorStatusHttpTest extends HubWebTestBase {
-    static final ObjectMapper JSON = new ObjectMapper();
-
-    HostileRequests.Answer send(String method, String path, String host, String contentType, byte[] body,
-                                String... headers) throws Exception {
-        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
-        if (contentType != null) {
-            head.append("Content-Type: ").append(contentType).append("\r\n");
-        }
-        for (String h : headers) {
-            head.append(h).append("\r\n");
-        }
-        head.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-        out.write(body);
-        return HostileRequests.exchange(port, out.toByteArray());
-    }
-
-    HostileRequests.Answer post(String path, String contentType, String body, String... headers) throws Exception {
-        return send("POST", path, "127.0.0.1:" + port, contentType, body.getBytes(StandardCharsets.UTF_8), headers);
-    }
-
-    static JsonNode error(HostileRequests.Answer a, int status) throws Exception {
-        assertThat(a.status()).as(a.text()).isEqualTo(status);
-        assertThat(a.headers().get("content-type")).startsWith("application/json");
-        JsonNode body = JSON.readTree(a.body());
-        assertThat(body.path("error").isTextual()).as(a.text()).isTrue();
-        assertThat(body.path("message").isTextual()).as(a.text()).isTrue();
-        return body;
-    }
-
     @Test
     void wrongJsonTypesAreA400NamingTheField() throws Exception {
         assertThat(error(post("/memory/query", "application/json", "{\"project\":\"poimen\",\"query\":123}"), 400)

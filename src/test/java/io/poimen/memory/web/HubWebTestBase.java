@@ -1,8 +1,15 @@
 package io.poimen.memory.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.poimen.memory.grc.GrcTestSupport;
+import io.poimen.memory.testsupport.HostileRequests;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.UUID;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,6 +36,7 @@ public abstract class HubWebTestBase {
     protected static final Path REMOTE = GIT_ROOT.resolve("remote.git");
     protected static final WireMockServer FORGEJO =
             new WireMockServer(WireMockConfiguration.options().dynamicPort());
+    protected static final ObjectMapper JSON = new ObjectMapper();
 
     @LocalServerPort
     protected int port;
@@ -40,5 +48,37 @@ public abstract class HubWebTestBase {
     @DynamicPropertySource
     static void gitAndForgejo(DynamicPropertyRegistry registry) throws Exception {
         GrcTestSupport.gitRemoteAndForgejo(registry, GIT_ROOT, FORGEJO);
+    }
+
+    /** A raw request over a new socket, every header as written; {@code Connection: close}. */
+    protected HostileRequests.Answer send(String method, String path, String host, String contentType, byte[] body,
+                                          String... headers) throws Exception {
+        StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n");
+        if (contentType != null) {
+            head.append("Content-Type: ").append(contentType).append("\r\n");
+        }
+        for (String h : headers) {
+            head.append(h).append("\r\n");
+        }
+        head.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        return HostileRequests.exchange(port, out.toByteArray());
+    }
+
+    protected HostileRequests.Answer post(String path, String contentType, String body, String... headers)
+            throws Exception {
+        return send("POST", path, "127.0.0.1:" + port, contentType, body.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    /** Asserts the status and the API's JSON error shape {@code {error, message}}. */
+    protected static JsonNode error(HostileRequests.Answer a, int status) throws Exception {
+        assertThat(a.status()).as(a.text()).isEqualTo(status);
+        assertThat(a.headers().get("content-type")).startsWith("application/json");
+        JsonNode body = JSON.readTree(a.body());
+        assertThat(body.path("error").isTextual()).as(a.text()).isTrue();
+        assertThat(body.path("message").isTextual()).as(a.text()).isTrue();
+        return body;
     }
 }
