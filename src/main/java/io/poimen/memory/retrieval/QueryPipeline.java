@@ -36,7 +36,7 @@ import org.apache.camel.ExchangeProperty;
  */
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
-    static final int MAX_BODY_BYTES = 64 * 1024;
+    public static final int MAX_BODY_BYTES = 64 * 1024;
     static final int MAX_PROJECT_CHARS = 128;
     private static final java.util.regex.Pattern PROJECT_NAME =
             java.util.regex.Pattern.compile("[^/\\\\\\p{Cntrl}]+");

@@ -55,6 +55,16 @@ class QueryServletHttpTest extends HubWebTestBase {
     }
 
     @Test
+    void aBodyOverTheLimitIsA413AndTheHubGoesOnAnswering() throws Exception {
+        String big = "{\"project\":\"poimen\",\"query\":\"" + "x".repeat(1024 * 1024) + "\"}";
+        JsonNode body = error(post(QueryServlet.PATH, "application/json", big), 413);
+        assertThat(body.path("error").asText()).isEqualTo("payload_too_large");
+        assertThat(body.path("message").asText()).contains(String.valueOf(64 * 1024));
+        assertThat(post(QueryServlet.PATH, "application/json",
+                "{\"project\":\"poimen\",\"query\":\"kubernetes debugging\"}").status()).isEqualTo(200);
+    }
+
+    @Test
     void otherMethodsAreA405JsonAnswerWithAllowAndOptionsListsPost() throws Exception {
         byte[] none = new byte[0];
         for (String method : new String[] {"GET", "PUT", "DELETE", "PATCH"}) {
