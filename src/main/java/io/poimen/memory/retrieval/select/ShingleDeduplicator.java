@@ -206,6 +206,14 @@ public class ShingleDeduplicator {
         if (need > most) {
             return false;
         }
+        return common(a, b, need) >= need;
+    }
+
+    /**
+     * The shingles {@code a} and {@code b} (sorted) share, or -1 as soon as too few are left to reach
+     * {@code need} (0: always the count).
+     */
+    private static int common(long[] a, long[] b, int need) {
         int common = 0;
         for (int i = 0, j = 0; i < a.length && j < b.length; ) {
             if (a[i] == b[j]) {
@@ -220,28 +228,17 @@ public class ShingleDeduplicator {
                 j++;
             }
             if (common + Math.min(a.length - i, b.length - j) < need) {
-                return false;
+                return -1;
             }
         }
-        return common >= need;
+        return common;
     }
 
     private static double jaccard(long[] a, long[] b) {
         if (a.length == 0 || b.length == 0) {
             return 0.0;
         }
-        int common = 0;
-        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
-            if (a[i] == b[j]) {
-                common++;
-                i++;
-                j++;
-            } else if (a[i] < b[j]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
+        int common = common(a, b, 0);
         return (double) common / (a.length + b.length - common);
     }
 }
