@@ -14,6 +14,7 @@ import io.poimen.memory.retrieval.eval.BeirVault;
 import io.poimen.memory.retrieval.eval.EngineFloor;
 import io.poimen.memory.retrieval.eval.LatencyRun;
 import io.poimen.memory.retrieval.eval.LatencyStats;
+import io.poimen.memory.retrieval.eval.SteadyStateWarmUp;
 import io.poimen.memory.vault.Chunk;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,9 +58,11 @@ public class BenchLatencyCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "16", description = "concurrent clients of the load phase")
     int clients;
 
-    @Option(names = "--http-warm-up", defaultValue = "50", description = "requests over HTTP before the phases "
-            + "(default 50; the servlet stack runs once a request, so a few thousand reach the JIT's last tier)")
-    int httpWarmUp;
+    @Option(names = "--http-warm-up", defaultValue = "auto", description = "requests over HTTP before the phases: "
+            + "a number, or auto (default): rounds of 250 until the p50 has stopped falling for two rounds (at most "
+            + "6,000); the servlet stack runs once a request and needs a few thousand to reach the JIT's last tier, "
+            + "while the engine floor's loops are compiled after a few dozen")
+    String httpWarmUp;
 
     @Option(names = "--top-k", defaultValue = "10")
     int topK;
@@ -92,6 +95,10 @@ public class BenchLatencyCommand implements Callable<Integer> {
         }
         if (requests < 1 || clients < 1 || topK < 1 || topK > 100) {
             System.err.println("error: --requests and --clients must be >= 1, --top-k in 1..100");
+            return 2;
+        }
+        if (!"auto".equals(httpWarmUp) && !httpWarmUp.matches("\\d{1,7}")) {
+            System.err.println("error: --http-warm-up must be auto or a number of requests, got " + httpWarmUp);
             return 2;
         }
         BeirDataset set = dataset == null ? null : BeirDataset.load(dataset);
@@ -138,7 +145,10 @@ public class BenchLatencyCommand implements Callable<Integer> {
 
         // warm-up: JIT, connection pool, the model's first runs
         run.run("warm-up", inProcess, 1, Math.min(100, requests), cold, counts);
-        run.run("warm-up", overHttp, 1, httpWarmUp, cold, counts);
+        SteadyStateWarmUp.Result warmUp = warmUpOverHttp(run, overHttp, cold, counts);
+        System.out.printf("HTTP warm-up: %d requests, %s; p50 per round %s ms%n", warmUp.requests(),
+                warmUp.steady() ? "steady" : "still falling at the end", warmUp.roundP50s().stream()
+                        .map(v -> String.format(java.util.Locale.ROOT, "%.2f", v)).toList());
         EngineFloor.measure(texts, Math.min(50, requests), model, lexical, vectors, tfidf, p, k);
 
         // the floor before and after the route phases, so a machine that slows down weighs on both sides
@@ -153,13 +163,25 @@ public class BenchLatencyCommand implements Callable<Integer> {
                 tfidf, p, k);
         after.forEach((step, s) -> floor.merge(step, s, LatencyStats::merge));
 
-        LatencyReport report = new LatencyReport(floor, phases, k, topK);
+        LatencyReport report = new LatencyReport(floor, phases, k, topK, warmUp);
         report.print(System.out);
         if (out != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), report.json());
             System.out.println("written " + out);
         }
         return 0;
+    }
+
+    private SteadyStateWarmUp.Result warmUpOverHttp(LatencyRun run, LatencyRun.Call overHttp, Runnable cold,
+                                                    java.util.function.Supplier<long[]> counts) throws Exception {
+        SteadyStateWarmUp.Round round = n -> run.run("warm-up", overHttp, 1, n, cold, counts).roundTrip()
+                .percentile(50);
+        if ("auto".equals(httpWarmUp)) {
+            return new SteadyStateWarmUp(250, 0.03, 2, 6000).run(round);
+        }
+        int n = Integer.parseInt(httpWarmUp);
+        return n == 0 ? new SteadyStateWarmUp.Result(List.of(), 0, false)
+                : new SteadyStateWarmUp.Result(List.of(round.p50(n)), n, false);
     }
 
     /** The dataset's queries, the --queries file, or a heading and the first words of up to 200 chunks. */
@@ -186,7 +208,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
 
     /** Floor and phases as the printed table and as JSON. */
     record LatencyReport(Map<String, LatencyStats> floor, List<LatencyRun.Phase> phases, int candidates,
-                         int topK) {
+                         int topK, SteadyStateWarmUp.Result warmUp) {
         /** timings_ms keys in route order. */
         private static final List<String> STEPS = List.of("parse", "access", "plan", "tfidf", "embedding", "semantic",
                 "lexical", "branches", "fusion", "result_access", "selection", "session", "total");
@@ -239,6 +261,8 @@ public class BenchLatencyCommand implements Callable<Integer> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("candidates_per_branch", candidates);
             m.put("top_k", topK);
+            m.put("http_warm_up", Map.of("requests", warmUp.requests(), "steady", warmUp.steady(),
+                    "round_p50_ms", warmUp.roundP50s()));
             Map<String, Object> f = new LinkedHashMap<>();
             floor.forEach((step, s) -> f.put(step, stats(s)));
             m.put("engine_floor_ms", f);

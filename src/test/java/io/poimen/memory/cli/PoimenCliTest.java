@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -83,6 +86,24 @@ class PoimenCliTest {
                 .getCommand();
         assertEquals(List.of("--poimen.embedding.model=bge-small-en-v1.5-q"), beir.springArgs);
         assertFalse(PoimenCli.serve(cli).serving());
+    }
+
+    @Test
+    void benchLatencyRefusesAWarmUpThatIsNeitherAutoNorANumberBeforeSpringStarts(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("corpus.jsonl"), "");
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        Run run;
+        try {
+            run = Run.of("bench", "latency", "--dataset", dir.toString(), "--http-warm-up", "soon");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals(2, run.code);
+        assertEquals(0, run.springStarts);
+        assertTrue(captured.toString(java.nio.charset.StandardCharsets.UTF_8)
+                .contains("--http-warm-up must be auto or a number of requests, got soon"), captured.toString());
     }
 
     private record Run(int code, String out, String err, int springStarts, ConfigurableEnvironment environment) {
