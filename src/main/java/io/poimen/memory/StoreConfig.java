@@ -78,8 +78,8 @@ public class StoreConfig {
     }
 
     @Bean
-    ChunkEmbedder chunkEmbedder(EmbeddingModel model, PoimenProperties props) {
-        return new ChunkEmbedder(model, props.embedding().batchSize());
+    ChunkEmbedder chunkEmbedder(EmbeddingModel model, EmbeddingModelChoice choice, PoimenProperties props) {
+        return new ChunkEmbedder(model, props.embedding().batchSize(), choice.passagePrefix());
     }
 
     @Bean

@@ -16,17 +16,24 @@ import java.util.List;
 public class ChunkEmbedder {
     private final EmbeddingModel model;
     private final int batchSize;
+    private final String passagePrefix;
 
     public ChunkEmbedder(EmbeddingModel model, int batchSize) {
+        this(model, batchSize, "");
+    }
+
+    /** @param passagePrefix what the model wants in front of a passage (E5's "passage: "), or "" */
+    public ChunkEmbedder(EmbeddingModel model, int batchSize, String passagePrefix) {
         this.model = model;
         this.batchSize = batchSize;
+        this.passagePrefix = passagePrefix;
     }
 
     public List<float[]> embed(List<Chunk> chunks) {
         List<float[]> out = new ArrayList<>(chunks.size());
         for (int from = 0; from < chunks.size(); from += batchSize) {
             List<TextSegment> batch = chunks.subList(from, Math.min(chunks.size(), from + batchSize)).stream()
-                    .map(ChunkEmbedder::embeddingText)
+                    .map(c -> passagePrefix + embeddingText(c))
                     .map(TextSegment::from)
                     .toList();
             for (Embedding e : model.embedAll(batch).content()) {

@@ -3,27 +3,32 @@ package io.poimen.memory.index;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * The in-process embedding models {@code poimen.embedding.model} can name. Both are quantized, 384-dimensional
+ * The in-process embedding models {@code poimen.embedding.model} can name. All are quantized, 384-dimensional
  * ONNX models shipped in Maven artifacts. BGE was trained with an instruction in front of queries (not of
- * passages), so queries get {@link #queryPrefix()}; MiniLM was not and gets none.
+ * passages), so queries get {@link #queryPrefix()}; E5 with "query: " in front of queries and "passage: " in
+ * front of passages ({@link #passagePrefix()}); MiniLM with neither.
  */
 public enum EmbeddingModelChoice {
-    ALL_MINILM_L6_V2_Q("all-minilm-l6-v2-q", "", AllMiniLmL6V2QuantizedEmbeddingModel::new),
-    BGE_SMALL_EN_V15_Q("bge-small-en-v1.5-q", "Represent this sentence for searching relevant passages: ",
-            BgeSmallEnV15QuantizedEmbeddingModel::new);
+    ALL_MINILM_L6_V2_Q("all-minilm-l6-v2-q", "", "", AllMiniLmL6V2QuantizedEmbeddingModel::new),
+    BGE_SMALL_EN_V15_Q("bge-small-en-v1.5-q", "Represent this sentence for searching relevant passages: ", "",
+            BgeSmallEnV15QuantizedEmbeddingModel::new),
+    E5_SMALL_V2_Q("e5-small-v2-q", "query: ", "passage: ", E5SmallV2QuantizedEmbeddingModel::new);
 
     private final String id;
     private final String queryPrefix;
+    private final String passagePrefix;
     private final Supplier<EmbeddingModel> factory;
 
-    EmbeddingModelChoice(String id, String queryPrefix, Supplier<EmbeddingModel> factory) {
+    EmbeddingModelChoice(String id, String queryPrefix, String passagePrefix, Supplier<EmbeddingModel> factory) {
         this.id = id;
         this.queryPrefix = queryPrefix;
+        this.passagePrefix = passagePrefix;
         this.factory = factory;
     }
 
@@ -35,6 +40,11 @@ public enum EmbeddingModelChoice {
     /** Text put before a query (never before a chunk) when it is embedded. */
     public String queryPrefix() {
         return queryPrefix;
+    }
+
+    /** Text put before every chunk (never before a query) when it is embedded. */
+    public String passagePrefix() {
+        return passagePrefix;
     }
 
     /** Loads the model (reads its ONNX file from the classpath: about a second). */

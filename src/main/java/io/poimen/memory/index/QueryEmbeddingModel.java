@@ -33,6 +33,7 @@ public final class QueryEmbeddingModel extends AbstractInProcessEmbeddingModel {
         String base = switch (choice) {
             case ALL_MINILM_L6_V2_Q -> "all-minilm-l6-v2-q";
             case BGE_SMALL_EN_V15_Q -> "bge-small-en-v1.5-q";
+            case E5_SMALL_V2_Q -> "e5-small-v2-q";
         };
         PoolingMode pooling = choice == EmbeddingModelChoice.BGE_SMALL_EN_V15_Q ? PoolingMode.CLS : PoolingMode.MEAN;
         ClassLoader loader = QueryEmbeddingModel.class.getClassLoader();

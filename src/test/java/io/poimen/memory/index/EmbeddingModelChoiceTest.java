@@ -12,26 +12,33 @@ class EmbeddingModelChoiceTest {
     void namesAreTheConfigurationValues_caseAndSpaceInsensitive_unknownNamesListTheKnownOnes() {
         assertThat(EmbeddingModelChoice.of(" BGE-small-en-v1.5-q ")).isEqualTo(EmbeddingModelChoice.BGE_SMALL_EN_V15_Q);
         assertThat(EmbeddingModelChoice.of("all-minilm-l6-v2-q")).isEqualTo(EmbeddingModelChoice.ALL_MINILM_L6_V2_Q);
+        assertThat(EmbeddingModelChoice.of("E5-small-v2-q")).isEqualTo(EmbeddingModelChoice.E5_SMALL_V2_Q);
         assertThatThrownBy(() -> EmbeddingModelChoice.of("bge-large"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-large")
-                .hasMessageContaining("all-minilm-l6-v2-q").hasMessageContaining("bge-small-en-v1.5-q");
+                .hasMessageContaining("all-minilm-l6-v2-q").hasMessageContaining("bge-small-en-v1.5-q").hasMessageContaining("e5-small-v2-q");
     }
 
     @Test
-    void onlyBgeWantsAQueryPrefix() {
+    void bgeWantsAQueryPrefix_e5AQueryAndAPassagePrefix_miniLmNeither() {
         assertThat(EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.queryPrefix()).isEmpty();
+        assertThat(EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.passagePrefix()).isEmpty();
         assertThat(EmbeddingModelChoice.BGE_SMALL_EN_V15_Q.queryPrefix())
                 .isEqualTo("Represent this sentence for searching relevant passages: ");
+        assertThat(EmbeddingModelChoice.BGE_SMALL_EN_V15_Q.passagePrefix()).isEmpty();
+        assertThat(EmbeddingModelChoice.E5_SMALL_V2_Q.queryPrefix()).isEqualTo("query: ");
+        assertThat(EmbeddingModelChoice.E5_SMALL_V2_Q.passagePrefix()).isEqualTo("passage: ");
     }
 
     @Test
-    void bothModelsLoad_as384Dimensional_andEmbedDifferently() {
-        EmbeddingModel minilm = EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.load();
-        EmbeddingModel bge = EmbeddingModelChoice.BGE_SMALL_EN_V15_Q.load();
-        float[] a = minilm.embed("pods restart after a deploy").content().vector();
-        float[] b = bge.embed("pods restart after a deploy").content().vector();
-        assertThat(a).hasSize(384);
-        assertThat(b).hasSize(384);
-        assertThat(a).isNotEqualTo(b);
+    void everyModelLoads_as384Dimensional_andEachEmbedsDifferently() {
+        java.util.List<float[]> vectors = new java.util.ArrayList<>();
+        for (EmbeddingModelChoice choice : EmbeddingModelChoice.values()) {
+            EmbeddingModel model = choice.load();
+            float[] v = model.embed("pods restart after a deploy").content().vector();
+            assertThat(v).as(choice.id()).hasSize(384);
+            vectors.forEach(other -> assertThat(v).as(choice.id()).isNotEqualTo(other));
+            vectors.add(v);
+        }
+        assertThat(vectors).hasSize(3);
     }
 }
