@@ -59,9 +59,9 @@ public class BenchLatencyCommand implements Callable<Integer> {
     int clients;
 
     @Option(names = "--http-warm-up", defaultValue = "auto", description = "requests over HTTP before the phases: "
-            + "a number, or auto (default): rounds of 250 until the p50 has stopped falling for two rounds (at most "
-            + "6,000); the servlet stack runs once a request and needs a few thousand to reach the JIT's last tier, "
-            + "while the engine floor's loops are compiled after a few dozen")
+            + "a number, or auto (default): at least 5,000 in rounds of 250, until the p50 has stopped falling for "
+            + "two rounds (at most 10,000); the servlet stack runs once a request and needs thousands to reach the "
+            + "JIT's last tier, while the engine floor's loops are compiled after a few dozen")
     String httpWarmUp;
 
     @Option(names = "--top-k", defaultValue = "10")
@@ -177,7 +177,7 @@ public class BenchLatencyCommand implements Callable<Integer> {
         SteadyStateWarmUp.Round round = n -> run.run("warm-up", overHttp, 1, n, cold, counts).roundTrip()
                 .percentile(50);
         if ("auto".equals(httpWarmUp)) {
-            return new SteadyStateWarmUp(250, 0.03, 2, 6000).run(round);
+            return new SteadyStateWarmUp(5000, 250, 0.03, 2, 10_000).run(round);
         }
         int n = Integer.parseInt(httpWarmUp);
         return n == 0 ? new SteadyStateWarmUp.Result(List.of(), 0, false)

@@ -38,6 +38,11 @@ public class BenchReplayCommand implements Callable<Integer> {
             description = "TF-IDF bonuses to fit over (default: ${DEFAULT-VALUE})")
     List<Double> tfidfBonus;
 
+    @Option(names = "--bonus-unit", defaultValue = "cosine",
+            description = "unit of the fitted bonuses: cosine, or spread (a fraction of the query's semantic "
+                    + "spread) (default: ${DEFAULT-VALUE})")
+    String bonusUnit;
+
     @Option(names = "--noise-draws", defaultValue = "1",
             description = "random draws of each training set's noise variant, scored together (default: ${DEFAULT-VALUE})")
     int noiseDraws;
@@ -53,9 +58,10 @@ public class BenchReplayCommand implements Callable<Integer> {
     Path policy;
 
     /** One grid point of the adaptive fusion. */
-    record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus) {
+    record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus,
+                  CalibratedFusion.Unit unit) {
         AdaptiveFusion fusion() {
-            return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus),
+            return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus).withUnit(unit),
                     new AdaptiveFusion.Gate(fullRatio, power));
         }
 
@@ -66,14 +72,21 @@ public class BenchReplayCommand implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f",
-                    fullRatio, power, lexicalBonus, tfidfBonus);
+            return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f%s",
+                    fullRatio, power, lexicalBonus, tfidfBonus, unit == CalibratedFusion.Unit.SPREAD ? " ×spread" : "");
         }
     }
 
     @Override
     public Integer call() throws Exception {
         RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent()).current();
+        CalibratedFusion.Unit unit;
+        try {
+            unit = CalibratedFusion.Unit.of(bonusUnit);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: --" + e.getMessage().replace('_', '-'));
+            return 2;
+        }
         List<FusionReplay.Dump> sets = new ArrayList<>();
         for (Path d : dumps) {
             sets.add(FusionReplay.load(d));
@@ -104,7 +117,7 @@ public class BenchReplayCommand implements Callable<Integer> {
             for (double p : POWER) {
                 for (double l : lexicalBonus) {
                     for (double t : tfidfBonus) {
-                        grid.add(new Params(f, p, l, t));
+                        grid.add(new Params(f, p, l, t, unit));
                     }
                 }
             }
@@ -153,7 +166,7 @@ public class BenchReplayCommand implements Callable<Integer> {
         }
         System.out.println(")");
         Params shipped = new Params(s.gate().fullRatio(), s.gate().power(), s.calibration().lexical(),
-                s.calibration().tfidf());
+                s.calibration().tfidf(), s.calibration().unit());
         System.out.printf("policy's own: %s (", shipped);
         for (int i = 0; i < columns.size(); i++) {
             double v = FusionReplay.ndcg10(columns.get(i), shipped.fusion(), s.fusion());

@@ -59,7 +59,8 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 (int) num(selection, "top_k", d.topK()), (int) num(selection, "budget_tokens", d.budgetTokens()),
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
                 new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
-                        num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated)),
+                        num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated),
+                        CalibratedFusion.Unit.of(str(calibrated, "bonus_unit", d.calibration().unit().name()))),
                 (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
                         num(adaptive, "power", d.gate().power())));

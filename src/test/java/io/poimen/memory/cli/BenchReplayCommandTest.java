@@ -2,14 +2,15 @@ package io.poimen.memory.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BenchReplayCommandTest {
     private static final List<BenchReplayCommand.Params> GRID = List.of(
-            new BenchReplayCommand.Params(0.5, 8, 0.1, 0),
-            new BenchReplayCommand.Params(0.2, 2, 0.1, 0),
-            new BenchReplayCommand.Params(0.8, 16, 0.1, 0));
+            new BenchReplayCommand.Params(0.5, 8, 0.1, 0, CalibratedFusion.Unit.COSINE),
+            new BenchReplayCommand.Params(0.2, 2, 0.1, 0, CalibratedFusion.Unit.COSINE),
+            new BenchReplayCommand.Params(0.8, 16, 0.1, 0, CalibratedFusion.Unit.COSINE));
     // two sets, then their noise variants, then their lexical-noise variants: set i's columns are i, 2 + i, 4 + i
     private static final double[] REFERENCE = {0.8, 0.9, 0.7, 0.8, 0.6, 0.9};
 

@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * <p><b>Scale.</b> A cosine similarity means the same in every query, so the semantic branch's weight is the
  * spread of its cosines over its list (top minus last): a list of near-equal cosines, which is what a model
  * returns for text it does not understand, carries little. BM25 and TF-IDF scores have no fixed scale; each
- * counts its configured bonus in cosine units (the calibrated fusion's {@code lexical_bonus}, {@code tfidf_bonus}).
+ * counts its configured bonus in cosine units (the calibrated fusion's {@code lexical_bonus}, {@code tfidf_bonus}),
+ * or with {@code bonus_unit: spread} as that fraction of the semantic list's spread.
  *
  * <p><b>Agreement.</b> A branch whose list shares much less with the others than the others share with each
  * other is most likely returning noise for this query (a model that does not know the vault's language, next
@@ -41,9 +42,10 @@ final class AdaptiveWeights {
         Map<String, List<String>> ids = new TreeMap<>();
         lists.forEach((b, hits) -> ids.put(b, hits.stream().map(Hit::chunkId).toList()));
         Map<String, double[]> parts = new TreeMap<>(); // scale, overlap, gate
+        double perUnit = bonuses.cosinePerUnit(spread(lists.getOrDefault(COSINE_BRANCH, List.of())));
         for (Map.Entry<String, List<Hit>> e : new TreeMap<>(lists).entrySet()) {
             String b = e.getKey();
-            double scale = COSINE_BRANCH.equals(b) ? spread(e.getValue()) : bonuses.of(b);
+            double scale = COSINE_BRANCH.equals(b) ? spread(e.getValue()) : bonuses.of(b) * perUnit;
             double overlap = 0;
             double others = 0;
             for (String a : ids.keySet()) {
@@ -89,7 +91,7 @@ final class AdaptiveWeights {
     }
 
     /** Top score minus lowest score of the list; 0 for one hit or equal scores (nothing told apart). */
-    private static double spread(List<Hit> hits) {
+    static double spread(List<Hit> hits) {
         double max = Double.NEGATIVE_INFINITY;
         double min = Double.POSITIVE_INFINITY;
         for (Hit h : hits) {

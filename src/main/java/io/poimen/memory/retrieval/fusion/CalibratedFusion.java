@@ -17,6 +17,7 @@ import java.util.Set;
  * near-equal cosines over [0, 1] and lets a lexical list reorder them at will. BM25 and TF-IDF scores have no
  * such scale, so they are min-max normalised and added as bounded bonuses, expressed in cosine units:
  * <pre>  score(d) = cos(d) + β_lex · n_lex(d) + β_tfidf · n_tfidf(d)</pre>
+ * (with {@code bonus_unit: spread}, each β is multiplied by the spread of the query's semantic list).
  * A chunk the semantic branch did not return gets that list's lowest cosine (it ranked below all of them), so
  * an exact keyword only BM25 finds still competes with the tail of the semantic list. Per-branch thresholds
  * apply to the lexical bonuses as in {@link BranchContributionFusion}. Without an answering semantic branch this
@@ -28,11 +29,31 @@ import java.util.Set;
 public class CalibratedFusion implements FusionMethod {
     public static final String NAME = "calibrated";
 
+    /** What a bonus of 0.1 means: 0.1 in cosine units, or 0.1 × the spread of this query's semantic list. */
+    public enum Unit {
+        /** Cosine units: the same amount whatever the model's cosine scale (fitted for all-MiniLM-L6-v2). */
+        COSINE,
+        /**
+         * A fraction of the semantic list's spread (top − lowest cosine of this query's list), so that the lexical
+         * lists move a model that packs its cosines tightly (BGE, E5) as much as one that spreads them.
+         */
+        SPREAD;
+
+        public static Unit of(String name) {
+            for (Unit u : values()) {
+                if (u.name().equalsIgnoreCase(name == null ? "" : name.trim())) {
+                    return u;
+                }
+            }
+            throw new IllegalArgumentException("bonus_unit must be cosine or spread, got " + name);
+        }
+    }
+
     /**
-     * Bonus weights in cosine units: the most a lexical branch's top hit can add. {@code added}: the bonuses of
+     * Bonus weights: the most a lexical branch's top hit can add, in {@code unit}s. {@code added}: the bonuses of
      * branches a route adds ({@code fusion.calibrated.<name>_bonus}); such a branch without one adds 0.
      */
-    public record Bonuses(double lexical, double tfidf, Map<Branch, Double> added) {
+    public record Bonuses(double lexical, double tfidf, Map<Branch, Double> added, Unit unit) {
         public static final Bonuses DEFAULTS = new Bonuses(0.1, 0.0);
 
         public Bonuses {
@@ -46,10 +67,19 @@ public class CalibratedFusion implements FusionMethod {
                     throw new IllegalArgumentException("calibrated bonuses must be in [0, 1], got " + b + "=" + v);
                 }
             });
+            unit = unit == null ? Unit.COSINE : unit;
+        }
+
+        public Bonuses(double lexical, double tfidf, Map<Branch, Double> added) {
+            this(lexical, tfidf, added, Unit.COSINE);
         }
 
         public Bonuses(double lexical, double tfidf) {
             this(lexical, tfidf, Map.of());
+        }
+
+        public Bonuses withUnit(Unit u) {
+            return new Bonuses(lexical, tfidf, added, u);
         }
 
         double of(Branch b) {
@@ -60,6 +90,11 @@ public class CalibratedFusion implements FusionMethod {
         /** The bonus of the branch named {@code key}; 1 for the semantic branch, whose cosine is kept as is. */
         double of(String key) {
             return of(Branch.ofKey(key));
+        }
+
+        /** Cosine units per bonus unit for a query whose semantic list spreads over {@code spread}. */
+        double cosinePerUnit(double spread) {
+            return unit == Unit.SPREAD ? spread : 1;
         }
     }
 
@@ -83,6 +118,7 @@ public class CalibratedFusion implements FusionMethod {
             return new WeightedFusion().fuse(results, settings);
         }
         double floor = semantic.hits().stream().mapToDouble(Hit::score).min().orElse(0);
+        double perUnit = bonuses.cosinePerUnit(AdaptiveWeights.spread(semantic.hits()));
         Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
         Set<String> kept = new HashSet<>();
         for (BranchResult r : results) {
@@ -99,9 +135,10 @@ public class CalibratedFusion implements FusionMethod {
                 }
                 double n = normalized.get(i).score();
                 boolean above = b == Branch.SEMANTIC || n >= settings.minNormalized(b);
-                double contribution = b == Branch.SEMANTIC ? hit.score() : above ? bonuses.of(b) * n : 0;
+                double weight = b == Branch.SEMANTIC ? 1 : bonuses.of(b) * perUnit;
+                double contribution = b == Branch.SEMANTIC ? hit.score() : above ? weight * n : 0;
                 byChunk.computeIfAbsent(hit.chunkId(), k -> new LinkedHashMap<>())
-                        .put(b, new BranchScore(hit.score(), n, seen.size(), bonuses.of(b), contribution));
+                        .put(b, new BranchScore(hit.score(), n, seen.size(), weight, contribution));
                 if (above) {
                     kept.add(hit.chunkId());
                 }

@@ -202,4 +202,63 @@ class AdaptiveFusionTest {
         assertThat(RankOverlap.of(a, late)).isBetween(0.0, 0.1); // sharing only far down weighs little
         assertThat(RankOverlap.of(a, swapped)).isEqualTo(RankOverlap.of(swapped, a));
     }
+
+    /**
+     * Lists of a model that packs its cosines tightly (c' = 0.7 + 0.25·c, as E5 next to MiniLM): with bonuses in
+     * spread units both fusions rank exactly as for the spread-out model; in cosine units the same bonus
+     * outweighs the packed model's list and reorders it.
+     */
+    @Test
+    void bonusesInSpreadUnitsRankTheSameWhateverTheModelsCosineScale() {
+        Random random = new Random(7);
+        for (int trial = 0; trial < 50; trial++) {
+            List<Hit> semantic = new ArrayList<>();
+            List<Hit> packed = new ArrayList<>();
+            double c = 0.8;
+            for (int i = 0; i < 40; i++) {
+                c -= random.nextDouble() * 0.02;
+                semantic.add(new Hit("s" + random.nextInt(60), c));
+            }
+            semantic = CandidateAssembly.firstOccurrences(semantic);
+            semantic.forEach(h -> packed.add(new Hit(h.chunkId(), 0.7 + 0.25 * h.score())));
+            List<Hit> lexical = new ArrayList<>();
+            double b = 20;
+            for (int i = 0; i < 40; i++) {
+                b -= random.nextDouble();
+                lexical.add(new Hit("s" + random.nextInt(60), b));
+            }
+            lexical = CandidateAssembly.firstOccurrences(lexical);
+            List<Hit> tfidf = lexical.subList(0, lexical.size() / 2);
+            CalibratedFusion.Bonuses spread = new CalibratedFusion.Bonuses(0.2, 0.05).withUnit(CalibratedFusion.Unit.SPREAD);
+            for (FusionMethod m : List.of(new AdaptiveFusion(spread, AdaptiveFusion.Gate.DEFAULTS),
+                    new CalibratedFusion(spread))) {
+                assertThat(ids(m, semantic, lexical, tfidf)).as(m.name()).isEqualTo(ids(m, packed, lexical, tfidf));
+            }
+        }
+        // the cosine unit: a fixed bonus moves a packed list more than a spread one
+        List<Hit> semantic = list("s", 20, 0.8, 0.02);
+        List<Hit> packed = semantic.stream().map(h -> new Hit(h.chunkId(), 0.7 + 0.25 * h.score())).toList();
+        List<Hit> lexical = new ArrayList<>(); // BM25 ranks the semantic list upside down: s19 first
+        for (int i = 0; i < 20; i++) {
+            lexical.add(new Hit("s" + (19 - i), 20.0 - i));
+        }
+        AdaptiveFusion cosine = new AdaptiveFusion(new CalibratedFusion.Bonuses(0.2, 0), AdaptiveFusion.Gate.DEFAULTS);
+        assertThat(ids(cosine, semantic, lexical, List.of())).isNotEqualTo(ids(cosine, packed, lexical, List.of()));
+    }
+
+    @Test
+    void theBonusUnitIsCosineOrSpread() {
+        assertThat(CalibratedFusion.Unit.of(" Spread ")).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(CalibratedFusion.Bonuses.DEFAULTS.unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+        assertThatThrownBy(() -> CalibratedFusion.Unit.of("percent")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bonus_unit").hasMessageContaining("percent");
+    }
+
+    private List<String> ids(FusionMethod m, List<Hit> semantic, List<Hit> lexical, List<Hit> tfidf) {
+        List<BranchResult> results = new ArrayList<>(List.of(ok(Branch.SEMANTIC, semantic), ok(Branch.LEXICAL, lexical)));
+        if (!tfidf.isEmpty()) {
+            results.add(ok(Branch.TFIDF, tfidf));
+        }
+        return m.fuse(results, settings).stream().map(FusedCandidate::chunkId).toList();
+    }
 }

@@ -73,4 +73,20 @@ class AdaptiveGatePolicyTest {
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining(":" + line + ": unknown key 'fusion.adaptive.fullratio'");
     }
+
+    @Test
+    void theBonusUnitIsReadFromThePolicyAndABadOneIsRejected() throws Exception {
+        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
+        assertThat(shipped).contains("    bonus_unit: cosine\n");
+        Path file = dir.resolve("retrieval.yaml");
+        Files.writeString(file, shipped.replace("    bonus_unit: cosine", "    bonus_unit: spread"));
+        assertThat(StrictYaml.parse(file, RetrievalSettings::fromYaml).calibration().unit())
+                .isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(StrictYaml.parse(Path.of("policies/retrieval.yaml"), RetrievalSettings::fromYaml).calibration()
+                .unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+        Files.writeString(file, shipped.replace("    bonus_unit: cosine", "    bonus_unit: percent"));
+        assertThatThrownBy(() -> StrictYaml.parse(file, RetrievalSettings::fromYaml))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining("bonus_unit must be cosine or spread, got percent");
+    }
 }
