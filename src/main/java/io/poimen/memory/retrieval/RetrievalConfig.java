@@ -49,6 +49,11 @@ public class RetrievalConfig {
     }
 
     @Bean
+    BonusUnitAdvice bonusUnitAdvice(EmbeddingModelChoice model, RetrievalPolicy policy) {
+        return new BonusUnitAdvice(model, policy);
+    }
+
+    @Bean
     FusionAggregationStrategy fusionAggregationStrategy() {
         return new FusionAggregationStrategy();
     }

@@ -1,0 +1,43 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.index.EmbeddingModelChoice;
+import io.poimen.memory.retrieval.fusion.CalibratedFusion;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+
+/**
+ * Says at start-up when the configured model packs its cosines more tightly than the one the cosine-unit
+ * bonuses were fitted for: with BGE or E5 a lexical bonus of 0.1 cosine outweighs the dense list (E5 on
+ * msmarco-5k: hybrid 0.78 against its dense branch's 0.83), and {@code bonus_unit: spread} fixes that
+ * (docs/retrieval.md, "Bonus unit").
+ */
+public class BonusUnitAdvice implements ApplicationRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(BonusUnitAdvice.class);
+
+    private final EmbeddingModelChoice model;
+    private final RetrievalPolicy policy;
+
+    public BonusUnitAdvice(EmbeddingModelChoice model, RetrievalPolicy policy) {
+        this.model = model;
+        this.policy = policy;
+    }
+
+    /** The warning for this model and unit, if any. */
+    static Optional<String> advice(EmbeddingModelChoice model, CalibratedFusion.Unit unit) {
+        if (model == EmbeddingModelChoice.ALL_MINILM_L6_V2_Q || unit == CalibratedFusion.Unit.SPREAD) {
+            return Optional.empty();
+        }
+        return Optional.of("poimen.embedding.model=" + model.id() + " packs its cosines more tightly than "
+                + EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.id() + ", for which the fusion's bonuses in cosine units "
+                + "were fitted: the lexical bonus will outweigh its dense list. Set fusion.calibrated.bonus_unit: "
+                + "spread in policies/retrieval.yaml (docs/retrieval.md, \"Bonus unit\")");
+    }
+
+    @Override
+    public void run(ApplicationArguments args) {
+        advice(model, policy.current().calibration().unit()).ifPresent(LOG::warn);
+    }
+}
