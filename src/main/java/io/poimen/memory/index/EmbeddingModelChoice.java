@@ -1,6 +1,7 @@
 package io.poimen.memory.index;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
@@ -15,20 +16,23 @@ import java.util.function.Supplier;
  * front of passages ({@link #passagePrefix()}); MiniLM with neither.
  */
 public enum EmbeddingModelChoice {
-    ALL_MINILM_L6_V2_Q("all-minilm-l6-v2-q", "", "", AllMiniLmL6V2QuantizedEmbeddingModel::new),
+    ALL_MINILM_L6_V2_Q("all-minilm-l6-v2-q", "", "", PoolingMode.MEAN, AllMiniLmL6V2QuantizedEmbeddingModel::new),
     BGE_SMALL_EN_V15_Q("bge-small-en-v1.5-q", "Represent this sentence for searching relevant passages: ", "",
-            BgeSmallEnV15QuantizedEmbeddingModel::new),
-    E5_SMALL_V2_Q("e5-small-v2-q", "query: ", "passage: ", E5SmallV2QuantizedEmbeddingModel::new);
+            PoolingMode.CLS, BgeSmallEnV15QuantizedEmbeddingModel::new),
+    E5_SMALL_V2_Q("e5-small-v2-q", "query: ", "passage: ", PoolingMode.MEAN, E5SmallV2QuantizedEmbeddingModel::new);
 
     private final String id;
     private final String queryPrefix;
     private final String passagePrefix;
+    private final PoolingMode pooling;
     private final Supplier<EmbeddingModel> factory;
 
-    EmbeddingModelChoice(String id, String queryPrefix, String passagePrefix, Supplier<EmbeddingModel> factory) {
+    EmbeddingModelChoice(String id, String queryPrefix, String passagePrefix, PoolingMode pooling,
+                         Supplier<EmbeddingModel> factory) {
         this.id = id;
         this.queryPrefix = queryPrefix;
         this.passagePrefix = passagePrefix;
+        this.pooling = pooling;
         this.factory = factory;
     }
 
@@ -45,6 +49,11 @@ public enum EmbeddingModelChoice {
     /** Text put before every chunk (never before a query) when it is embedded. */
     public String passagePrefix() {
         return passagePrefix;
+    }
+
+    /** How its token vectors become one vector, as langchain4j's class of the model loads it. */
+    PoolingMode pooling() {
+        return pooling;
     }
 
     /** Loads the model (reads its ONNX file from the classpath: about a second). */

@@ -5,7 +5,6 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
-import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,12 +29,7 @@ public final class QueryEmbeddingModel extends AbstractInProcessEmbeddingModel {
         if (threads < 1) {
             throw new IllegalArgumentException("query embedding threads must be >= 1, got " + threads);
         }
-        String base = switch (choice) {
-            case ALL_MINILM_L6_V2_Q -> "all-minilm-l6-v2-q";
-            case BGE_SMALL_EN_V15_Q -> "bge-small-en-v1.5-q";
-            case E5_SMALL_V2_Q -> "e5-small-v2-q";
-        };
-        PoolingMode pooling = choice == EmbeddingModelChoice.BGE_SMALL_EN_V15_Q ? PoolingMode.CLS : PoolingMode.MEAN;
+        String base = choice.id(); // each artifact holds <id>.onnx and <id>-tokenizer.json
         ClassLoader loader = QueryEmbeddingModel.class.getClassLoader();
         try (InputStream model = loader.getResourceAsStream(base + ".onnx");
              InputStream tokenizer = loader.getResourceAsStream(base + "-tokenizer.json");
@@ -47,7 +41,7 @@ public final class QueryEmbeddingModel extends AbstractInProcessEmbeddingModel {
             options.setInterOpNumThreads(1);
             OrtEnvironment env = OrtEnvironment.getEnvironment();
             OrtSession session = env.createSession(model.readAllBytes(), options);
-            return new QueryEmbeddingModel(new OnnxBertBiEncoder(env, session, tokenizer, pooling));
+            return new QueryEmbeddingModel(new OnnxBertBiEncoder(env, session, tokenizer, choice.pooling()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (OrtException e) {
