@@ -1,6 +1,7 @@
 package io.poimen.memory.retrieval.fusion;
 
 import io.poimen.memory.index.Hit;
+import io.poimen.memory.retrieval.branch.Branch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,10 +43,10 @@ final class AdaptiveWeights {
         Map<String, List<String>> ids = new TreeMap<>();
         lists.forEach((b, hits) -> ids.put(b, hits.stream().map(Hit::chunkId).toList()));
         Map<String, double[]> parts = new TreeMap<>(); // scale, overlap, gate
-        double perUnit = bonuses.cosinePerUnit(spread(lists.getOrDefault(COSINE_BRANCH, List.of())));
-        for (Map.Entry<String, List<Hit>> e : new TreeMap<>(lists).entrySet()) {
-            String b = e.getKey();
-            double scale = COSINE_BRANCH.equals(b) ? spread(e.getValue()) : bonuses.of(b) * perUnit;
+        double semanticSpread = spread(lists.getOrDefault(COSINE_BRANCH, List.of()));
+        for (String b : lists.keySet()) {
+            double scale = COSINE_BRANCH.equals(b) ? semanticSpread
+                    : bonuses.inCosine(Branch.ofKey(b), semanticSpread);
             double overlap = 0;
             double others = 0;
             for (String a : ids.keySet()) {

@@ -87,14 +87,12 @@ public class CalibratedFusion implements FusionMethod {
                     : added.getOrDefault(b, 0.0);
         }
 
-        /** The bonus of the branch named {@code key}; 1 for the semantic branch, whose cosine is kept as is. */
-        double of(String key) {
-            return of(Branch.ofKey(key));
-        }
-
-        /** Cosine units per bonus unit for a query whose semantic list spreads over {@code spread}. */
-        double cosinePerUnit(double spread) {
-            return unit == Unit.SPREAD ? spread : 1;
+        /**
+         * Branch {@code b}'s weight in cosine units for a query whose semantic list spreads over
+         * {@code semanticSpread}: 1 for the semantic branch, its bonus (times the spread in {@link Unit#SPREAD}).
+         */
+        double inCosine(Branch b, double semanticSpread) {
+            return b == Branch.SEMANTIC ? 1 : of(b) * (unit == Unit.SPREAD ? semanticSpread : 1);
         }
     }
 
@@ -118,7 +116,7 @@ public class CalibratedFusion implements FusionMethod {
             return new WeightedFusion().fuse(results, settings);
         }
         double floor = semantic.hits().stream().mapToDouble(Hit::score).min().orElse(0);
-        double perUnit = bonuses.cosinePerUnit(AdaptiveWeights.spread(semantic.hits()));
+        double spread = AdaptiveWeights.spread(semantic.hits());
         Map<String, Map<Branch, BranchScore>> byChunk = new LinkedHashMap<>();
         Set<String> kept = new HashSet<>();
         for (BranchResult r : results) {
@@ -135,7 +133,7 @@ public class CalibratedFusion implements FusionMethod {
                 }
                 double n = normalized.get(i).score();
                 boolean above = b == Branch.SEMANTIC || n >= settings.minNormalized(b);
-                double weight = b == Branch.SEMANTIC ? 1 : bonuses.of(b) * perUnit;
+                double weight = bonuses.inCosine(b, spread);
                 double contribution = b == Branch.SEMANTIC ? hit.score() : above ? weight * n : 0;
                 byChunk.computeIfAbsent(hit.chunkId(), k -> new LinkedHashMap<>())
                         .put(b, new BranchScore(hit.score(), n, seen.size(), weight, contribution));
