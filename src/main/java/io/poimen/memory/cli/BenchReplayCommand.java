@@ -84,7 +84,7 @@ public class BenchReplayCommand implements Callable<Integer> {
         try {
             unit = CalibratedFusion.Unit.of(bonusUnit);
         } catch (IllegalArgumentException e) {
-            System.err.println("error: --" + e.getMessage().replace('_', '-'));
+            System.err.println("error: --bonus-unit must be cosine or spread, got " + bonusUnit);
             return 2;
         }
         List<FusionReplay.Dump> sets = new ArrayList<>();

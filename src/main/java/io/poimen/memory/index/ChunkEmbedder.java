@@ -18,10 +18,6 @@ public class ChunkEmbedder {
     private final int batchSize;
     private final String passagePrefix;
 
-    public ChunkEmbedder(EmbeddingModel model, int batchSize) {
-        this(model, batchSize, "");
-    }
-
     /** @param passagePrefix what the model wants in front of a passage (E5's "passage: "), or "" */
     public ChunkEmbedder(EmbeddingModel model, int batchSize, String passagePrefix) {
         this.model = model;

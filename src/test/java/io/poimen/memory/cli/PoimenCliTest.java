@@ -91,19 +91,31 @@ class PoimenCliTest {
     @Test
     void benchLatencyRefusesAWarmUpThatIsNeitherAutoNorANumberBeforeSpringStarts(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("corpus.jsonl"), "");
+        refusedBeforeSpring("--http-warm-up must be auto or a number of requests, got soon",
+                "bench", "latency", "--dataset", dir.toString(), "--http-warm-up", "soon");
+    }
+
+    @Test
+    void benchReplayRefusesABonusUnitThatIsNeitherCosineNorSpread(@TempDir Path dir) {
+        refusedBeforeSpring("--bonus-unit must be cosine or spread, got percent",
+                "bench", "replay", "--dump", dir.resolve("none.json").toString(), "--bonus-unit", "percent");
+    }
+
+    /** The command exits 2 with {@code message} on standard error (the bench commands print there), Spring not started. */
+    private static void refusedBeforeSpring(String message, String... args) {
         java.io.PrintStream stderr = System.err;
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
         Run run;
         try {
-            run = Run.of("bench", "latency", "--dataset", dir.toString(), "--http-warm-up", "soon");
+            run = Run.of(args);
         } finally {
             System.setErr(stderr);
         }
-        assertEquals(2, run.code);
+        String err = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(2, run.code, err);
         assertEquals(0, run.springStarts);
-        assertTrue(captured.toString(java.nio.charset.StandardCharsets.UTF_8)
-                .contains("--http-warm-up must be auto or a number of requests, got soon"), captured.toString());
+        assertTrue(err.contains(message), err);
     }
 
     private record Run(int code, String out, String err, int springStarts, ConfigurableEnvironment environment) {

@@ -33,7 +33,7 @@ class ChunkEmbedderTest {
             assertThat(VectorUtil.cosine(vectors.get(i), withPrefix)).isGreaterThan(0.9999f);
             assertThat(VectorUtil.cosine(vectors.get(i), without)).isLessThan(0.9999f);
         }
-        List<float[]> plain = new ChunkEmbedder(model, 2).embed(chunks.subList(0, 1));
+        List<float[]> plain = new ChunkEmbedder(model, 2, "").embed(chunks.subList(0, 1));
         float[] noPrefix = model.embed(ChunkEmbedder.embeddingText(chunks.get(0))).content().vector();
         assertThat(VectorUtil.cosine(plain.get(0), noPrefix)).isGreaterThan(0.9999f);
     }
