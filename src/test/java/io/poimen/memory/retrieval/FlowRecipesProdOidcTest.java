@@ -7,6 +7,7 @@ import static io.poimen.memory.retrieval.FlowRecipesLiveReloadTest.write;
 import static io.poimen.memory.testsupport.OidcHubTestBase.PLANTED_PATH;
 import static io.poimen.memory.testsupport.OidcHubTestBase.PLANTED_TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -117,6 +118,17 @@ class FlowRecipesProdOidcTest {
         assertThat(query(charlie, "poimen").path("results").get(0).path("breakdown").path("fusion").asText())
                 .isEqualTo("rrf");
 
+        // the bonus unit: in cosine units the lexical bonus is the policy's 0.10; in spread units it is 0.10 times
+        // this query's semantic spread (reason: "lexical W (bonus B, ...), semantic W (cosine spread S, ...)")
+        double[] cosine = bonusAndSpread(before);
+        assertThat(cosine[0]).isEqualTo(0.10);
+        assertThat(cosine[1]).isBetween(0.1, 0.9); // a tenth of it then differs from 0.10 by more than the rounding
+        assertThat(originalPolicy).contains("    bonus_unit: cosine\n");
+        write(POLICY, originalPolicy.replace("    bonus_unit: cosine\n", "    bonus_unit: spread  # recipe\n"));
+        double[] spread = bonusAndSpread(query(charlie, "poimen"));
+        assertThat(spread[1]).isCloseTo(cosine[1], within(0.006)); // the same lists, so the same spread
+        assertThat(spread[0]).isCloseTo(0.10 * spread[1], within(0.0056));
+
         write(QUERY, original);
         write(POLICY, originalPolicy);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> wired().equals(
@@ -124,6 +136,17 @@ class FlowRecipesProdOidcTest {
         JsonNode restored = query(charlie, "poimen");
         assertThat(restored.path("timings_ms").has("tfidf")).isTrue();
         assertThat(restored.path("results").get(0).path("breakdown").path("fusion").asText()).isEqualTo("adaptive");
+    }
+
+    /** The lexical bonus and the semantic spread the top result's adaptive reason names, to two decimals. */
+    private static double[] bonusAndSpread(JsonNode answer) {
+        JsonNode top = answer.path("results").get(0).path("breakdown");
+        assertThat(top.path("fusion").asText()).isEqualTo("adaptive");
+        String reason = top.path("reason").asText();
+        var bonus = java.util.regex.Pattern.compile("lexical [0-9.]+ \\(bonus ([0-9.]+)").matcher(reason);
+        var spread = java.util.regex.Pattern.compile("semantic [0-9.]+ \\(cosine spread ([0-9.]+)").matcher(reason);
+        assertThat(bonus.find() && spread.find()).as(reason).isTrue();
+        return new double[] {Double.parseDouble(bonus.group(1)), Double.parseDouble(spread.group(1))};
     }
 
     private List<String> wired() {
