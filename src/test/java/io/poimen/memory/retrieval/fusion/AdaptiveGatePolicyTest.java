@@ -12,11 +12,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The adaptive gate is set in policies/retrieval.yaml ({@code fusion.adaptive}), read strictly. */
+/**
+ * The adaptive gate is set in policies/retrieval.yaml ({@code fusion.adaptive}), read strictly. The tests set the
+ * values they need in a copy of the shipped file, whatever its tuning is.
+ */
 class AdaptiveGatePolicyTest {
+    private static final Pattern FULL_RATIO = Pattern.compile("(?m)^    full_ratio: .*$");
+    private static final Pattern BONUS_UNIT = Pattern.compile("(?m)^    bonus_unit: .*$");
     @TempDir Path dir;
 
     private static List<Hit> list(String prefix, int from, int n, double top, double step) {
@@ -36,9 +43,17 @@ class AdaptiveGatePolicyTest {
                 BranchResult.ok(Branch.SEMANTIC, semantic, 1));
     }
 
-    private RetrievalSettings load(String shipped, String replacement) throws Exception {
+    private static String shipped() throws Exception {
+        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
+        assertThat(FULL_RATIO.matcher(shipped).results().count()).as("one fusion.adaptive.full_ratio").isEqualTo(1);
+        assertThat(BONUS_UNIT.matcher(shipped).results().count()).as("one bonus_unit").isEqualTo(1);
+        return shipped;
+    }
+
+    /** The shipped policy with the line {@code pattern} matches replaced by {@code replacement}. */
+    private RetrievalSettings load(Pattern pattern, String replacement) throws Exception {
         Path file = dir.resolve("retrieval.yaml");
-        Files.writeString(file, shipped.replace("    full_ratio: 0.5", replacement));
+        Files.writeString(file, pattern.matcher(shipped()).replaceFirst(replacement));
         return StrictYaml.parse(file, RetrievalSettings::fromYaml);
     }
 
@@ -49,10 +64,8 @@ class AdaptiveGatePolicyTest {
 
     @Test
     void movingTheFullRatioInThePolicyMovesTheWeights() throws Exception {
-        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
-        assertThat(shipped).contains("  adaptive:\n    full_ratio: 0.5\n");
-        RetrievalSettings gentle = load(shipped, "    full_ratio: 0.5");
-        RetrievalSettings hard = load(shipped, "    full_ratio: 1.0");
+        RetrievalSettings gentle = load(FULL_RATIO, "    full_ratio: 0.5");
+        RetrievalSettings hard = load(FULL_RATIO, "    full_ratio: 1.0");
         assertThat(gentle.gate().fullRatio()).isEqualTo(0.5);
         assertThat(hard.gate().fullRatio()).isEqualTo(1.0);
         assertThat(gentle.gate().power()).isEqualTo(hard.gate().power());
@@ -64,28 +77,25 @@ class AdaptiveGatePolicyTest {
 
     @Test
     void aBadGateValueOrKeyIsRejectedWithItsLineAndKey() throws Exception {
-        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
-        int line = (int) shipped.substring(0, shipped.indexOf("    full_ratio: 0.5")).lines().count() + 1;
-        assertThatThrownBy(() -> load(shipped, "    full_ratio: 1.5"))
+        String shipped = shipped();
+        Matcher at = FULL_RATIO.matcher(shipped);
+        assertThat(at.find()).isTrue();
+        int line = (int) shipped.substring(0, at.start()).lines().count() + 1;
+        assertThatThrownBy(() -> load(FULL_RATIO, "    full_ratio: 1.5"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("full_ratio must be in (0, 1]");
-        assertThatThrownBy(() -> load(shipped, "    fullratio: 0.4"))
+        assertThatThrownBy(() -> load(FULL_RATIO, "    fullratio: 0.4"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining(":" + line + ": unknown key 'fusion.adaptive.fullratio'");
     }
 
     @Test
     void theBonusUnitIsReadFromThePolicyAndABadOneIsRejected() throws Exception {
-        String shipped = Files.readString(Path.of("policies/retrieval.yaml"));
-        assertThat(shipped).contains("    bonus_unit: cosine\n");
-        Path file = dir.resolve("retrieval.yaml");
-        Files.writeString(file, shipped.replace("    bonus_unit: cosine", "    bonus_unit: spread"));
-        assertThat(StrictYaml.parse(file, RetrievalSettings::fromYaml).calibration().unit())
+        assertThat(load(BONUS_UNIT, "    bonus_unit: spread").calibration().unit())
                 .isEqualTo(CalibratedFusion.Unit.SPREAD);
-        assertThat(StrictYaml.parse(Path.of("policies/retrieval.yaml"), RetrievalSettings::fromYaml).calibration()
-                .unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
-        Files.writeString(file, shipped.replace("    bonus_unit: cosine", "    bonus_unit: percent"));
-        assertThatThrownBy(() -> StrictYaml.parse(file, RetrievalSettings::fromYaml))
+        assertThat(load(BONUS_UNIT, "    bonus_unit: cosine").calibration().unit())
+                .isEqualTo(CalibratedFusion.Unit.COSINE);
+        assertThatThrownBy(() -> load(BONUS_UNIT, "    bonus_unit: percent"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("bonus_unit must be cosine or spread, got percent");
     }
