@@ -80,8 +80,11 @@ start)
   ln -s "$cache/lib/lib" "$home/lib/lib"
   cp "$realm" "$home/data/import/"
   port=$(free_port); management=$(free_port)
-  # setsid: the server outlives this script and the caller's terminal; stop ends it by its pid
+  # setsid: the server outlives this script and the caller's terminal; stop ends it by its pid. The add-opens:
+  # on Java 24+ jboss-threads needs it to reset a worker's thread locals, without it every worker thread dies
+  # after its first task (IllegalAccessError in server.log)
   JAVA_HOME=$KC_JAVA_HOME KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin \
+    JAVA_OPTS_APPEND="--add-opens=java.base/java.lang=ALL-UNNAMED" \
     setsid sh "$home/bin/kc.sh" start-dev --import-realm --db=dev-mem --http-host=127.0.0.1 --http-port="$port" \
     --http-management-port="$management" --health-enabled=true </dev/null >"$dir/server.log" 2>&1 &
   echo $! > "$dir/pid"

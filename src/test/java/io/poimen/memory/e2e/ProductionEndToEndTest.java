@@ -329,6 +329,9 @@ class ProductionEndToEndTest {
             // past the first token's end (and the hub's 1 s skew) only the renewed token opens the vault
             Instant firstEnd = Instant.ofEpochMilli(Long.parseLong(firstExpiry)).plusSeconds(2);
             await().atMost(Duration.ofSeconds(TOKEN_SECONDS + 30)).until(() -> Instant.now().isAfter(firstEnd));
+            assertThat(browser.findElement(By.id("auth-user")).getText()).as("still logged in").isEqualTo("charlie");
+            assertThat(Long.parseLong(browser.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")))
+                    .as("the token in use now is a renewed one").isGreaterThan(Instant.now().toEpochMilli());
             browser.findElement(By.id("tab-browse")).click();
             new Select(browser.findElement(By.id("project-select"))).selectByValue("rust-guide");
             new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");
