@@ -113,26 +113,44 @@ public final class TestKeycloak {
      * ({@code {"location": …}} for a 201 without body), or an exception naming the status.
      */
     public static JsonNode admin(String method, String path, Object body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + "/admin/realms/" + REALM + path))
+                .header("Authorization", "Bearer " + adminToken());
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + "/admin/realms/" + REALM + path))
-                    .header("Authorization", "Bearer " + adminToken()).timeout(Duration.ofSeconds(60));
-            if (body == null) {
-                request.method(method, HttpRequest.BodyPublishers.noBody());
-            } else {
-                request.header("Content-Type", "application/json")
-                        .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-            }
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        HttpResponse<String> response = send(request, method + " " + path);
+        if (!response.body().isBlank()) {
+            return read(response.body());
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        response.headers().firstValue("Location").ifPresent(l -> answer.put("location", l));
+        return answer;
+    }
+
+    /** A form POST to a token endpoint; the JSON answer, or an exception with Keycloak's error. */
+    static JsonNode form(String endpoint, Map<String, String> form) {
+        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+        return read(send(HttpRequest.newBuilder(URI.create(endpoint))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)), endpoint).body());
+    }
+
+    /** Sends the request; a status of 300 or more is an exception naming {@code what}, the status and the body. */
+    private static HttpResponse<String> send(HttpRequest.Builder request, String what) {
+        try {
+            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() >= 300) {
-                throw new IllegalStateException(method + " " + path + ": HTTP " + response.statusCode() + " "
-                        + response.body());
+                throw new IllegalStateException(what + ": HTTP " + response.statusCode() + " " + response.body());
             }
-            if (response.body().isBlank()) {
-                ObjectNode answer = JSON.createObjectNode();
-                response.headers().firstValue("Location").ifPresent(l -> answer.put("location", l));
-                return answer;
-            }
-            return JSON.readTree(response.body());
+            return response;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -141,23 +159,11 @@ public final class TestKeycloak {
         }
     }
 
-    /** A form POST to a token endpoint; the JSON answer of a 200, or an exception with Keycloak's error. */
-    static JsonNode form(String endpoint, Map<String, String> form) {
-        String body = form.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
+    private static JsonNode read(String json) {
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint))
-                    .header("Content-Type", "application/x-www-form-urlencoded").timeout(Duration.ofSeconds(60))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException(endpoint + ": HTTP " + response.statusCode() + " " + response.body());
-            }
-            return JSON.readTree(response.body());
+            return JSON.readTree(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 
