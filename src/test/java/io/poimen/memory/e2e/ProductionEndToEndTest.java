@@ -391,13 +391,14 @@ class ProductionEndToEndTest {
         String after = agentToken();
         String newKid = kid(after);
         assertThat(newKid).as("new tokens are signed with the new key").isNotEqualTo(oldKid);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        // bounds for a loaded machine, and for a limit on how often the hub may fetch the keys
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
                 assertThat(projects(after).statusCode()).as("a token of the new key").isEqualTo(200));
         assertThat(projects(before).statusCode()).as("a token of the old key while it is published").isEqualTo(200);
 
         TestKeycloak.admin("DELETE", "/components/" + oldKey.path("providerId").asText(), null);
         assertThat(publishedKids()).contains(newKid).doesNotContain(oldKid);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
             HttpResponse<String> refused = projects(before);
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
             assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("unauthorized");
