@@ -58,7 +58,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * webhook → the edited text is searchable (target 2 s; the time is printed) → the agent workspace shows a retrieval
  * live. An MCP client
  * with a bearer searches and reads; a caller without access gets nothing. Then the token renews before it expires,
- * the user logs out, pastes a token instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed (p50/max).
+ * the agent workspace still shows events live after the first token has ended, the user logs out, pastes a token instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed (p50/max).
  */
 @ActiveProfiles("prod")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -304,11 +304,32 @@ class ProductionEndToEndTest {
             }
         }
 
+        /**
+         * The agent workspace's stream was opened with the first token, and the hub ends a stream whose token it no
+         * longer accepts: the UI follows with the renewed token, so an event after the first token's end (its exp
+         * plus the hub's 30 s clock skew) still arrives live.
+         */
+        void agentWorkspaceOutlivesTheFirstToken(long firstExpiryMillis) throws Exception {
+            browser.findElement(By.id("tab-agents")).click();
+            await().atMost(Duration.ofSeconds(TOKEN_SECONDS + 60))
+                    .until(() -> System.currentTimeMillis() > firstExpiryMillis + 31_000);
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/memory/agents/events"))
+                    .header("Authorization", "Bearer " + rockToken()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("""
+                            {"agent_id":"after-renewal","type":"agent_decision",
+                             "payload":{"project":"poimen","reasoning":"after the first token ended"}}"""))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(201);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath("//li[contains(@class,'agent-event')]"
+                    + "[contains(., 'after the first token ended')]")));
+            wait.until(ExpectedConditions.textToBe(By.id("stream-status"), "live"));
+        }
+
         /** The token is renewed (refresh grant) before it ends, the UI keeps working, then the user logs out. */
-        void renewsAndLogsOut(String firstExpiry) {
+        void renewsAndLogsOut(String firstExpiry) throws Exception {
             wait.withTimeout(Duration.ofSeconds(TOKEN_SECONDS + 10)).until(d ->
                     !firstExpiry.equals(d.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")));
             assertThat(browser.findElement(By.id("auth-user")).getText()).isEqualTo("rock");
+            agentWorkspaceOutlivesTheFirstToken(Long.parseLong(firstExpiry));
             browser.findElement(By.id("tab-browse")).click();
             new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");
             visible("#tree a[data-path='projects/poimen/tools/kubectl.md']");
