@@ -94,7 +94,7 @@ public class AgentEventAccess {
 
         /** The event as this viewer may see it, or null when it is hidden from them. */
         public AgentEvent view(AgentEvent event) {
-            if (caller.anonymous()) {
+            if (caller.anonymous() || event.payload() == null && AgentIds.ownedBy(event.agentId(), caller)) {
                 return event;
             }
             Decisions decisions = perEvent ? new Decisions() : request;
@@ -133,7 +133,10 @@ public class AgentEventAccess {
             return event.withoutSession();
         }
 
-        /** Every retrieved chunk is one this viewer's own query in {@code project} could have found. */
+        /**
+         * Every retrieved chunk is one this viewer's own query in {@code project} could have found (a chunk naming
+         * no note of the scope, whatever it names, is not).
+         */
         private boolean inScope(String project, Map<String, Object> payload, Decisions d) {
             if (!(payload.get("chunks") instanceof List<?> chunks)) {
                 return true;
@@ -141,7 +144,7 @@ public class AgentEventAccess {
             Set<String> scope = null;
             for (Object c : chunks) {
                 Object path = c instanceof Map<?, ?> m ? m.get("path") != null ? m.get("path") : m.get("doc_id") : c;
-                if (path instanceof String p && looksLikePath(p)) {
+                if (path instanceof String p) {
                     if (scope == null) {
                         scope = scopes.scope(project, d::allows, List.of()).paths();
                     }
