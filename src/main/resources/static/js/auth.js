@@ -13,8 +13,14 @@ const listeners = [];
 
 export const uiConfig = () => config;
 
-/** fn(state) runs whenever the session changes: state is null (logged out) or { subject, expiresAt, source, expiring }. */
-export function onSessionChange(fn) { listeners.push(fn); }
+/**
+ * fn(state) runs whenever the session changes: state is null (logged out) or { subject, expiresAt, source, expiring }.
+ * Returns a function that stops it.
+ */
+export function onSessionChange(fn) {
+  listeners.push(fn);
+  return () => { const i = listeners.indexOf(fn); if (i >= 0) listeners.splice(i, 1); };
+}
 
 export function sessionState() {
   return session && { subject: session.subject, expiresAt: session.expiresAt, source: session.source, expiring: !!session.expiring };

@@ -59,7 +59,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * (breakdown) → edits a note → submits it for review (a PR is opened) → merge in the remote → signed webhook → the
  * edited text is searchable (target 2 s; the time is printed) → the agent workspace shows an agent's retrieval live.
  * An MCP client with a client-credentials token of the agents' client searches and reads; alice (no access) gets
- * nothing. Then the UI renews the token with the refresh token and keeps working after the first token expired,
+ * nothing. Then the UI renews the token with the refresh token and keeps working after the first token expired
+ * (the agent workspace's stream, opened with the first token and ended by the hub at its expiry, reopens with the
+ * renewed one and still shows events live),
  * the user logs out through Keycloak's end-session endpoint (the session is gone there too), pastes a token
  * instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed
  * (p50/max). Another test rotates Keycloak's signing key while this hub runs.
@@ -319,10 +321,30 @@ class ProductionEndToEndTest {
         }
 
         /**
+         * The agent workspace's stream was opened with the first token, and the hub ends a stream whose token it no
+         * longer accepts: the UI follows with the renewed token, so an event after the first token's end (its exp
+         * plus the hub's 1 s clock skew) still arrives live.
+         */
+        void agentWorkspaceOutlivesTheFirstToken(long firstExpiryMillis) throws Exception {
+            browser.findElement(By.id("tab-agents")).click();
+            await().atMost(Duration.ofSeconds(TOKEN_SECONDS + 60))
+                    .until(() -> System.currentTimeMillis() > firstExpiryMillis + 2_000);
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/memory/agents/events"))
+                    .header("Authorization", "Bearer " + agentToken()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("""
+                            {"agent_id":"after-renewal","type":"agent_decision",
+                             "payload":{"project":"poimen","reasoning":"after the first token ended"}}"""))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(201);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath("//li[contains(@class,'agent-event')]"
+                    + "[contains(., 'after the first token ended')]")));
+            wait.until(ExpectedConditions.textToBe(By.id("stream-status"), "live"));
+        }
+
+        /**
          * The token is renewed (refresh grant at Keycloak) before it ends, and the UI keeps working once the first
          * token has expired; then the user logs out, at Keycloak too (end-session endpoint).
          */
-        void renewsAndLogsOut(String firstExpiry) {
+        void renewsAndLogsOut(String firstExpiry) throws Exception {
             wait.withTimeout(Duration.ofSeconds(TOKEN_SECONDS + 60)).until(d ->
                     !firstExpiry.equals(d.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")));
             assertThat(browser.findElement(By.id("auth-user")).getText()).isEqualTo("charlie");
@@ -332,6 +354,7 @@ class ProductionEndToEndTest {
             assertThat(browser.findElement(By.id("auth-user")).getText()).as("still logged in").isEqualTo("charlie");
             assertThat(Long.parseLong(browser.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")))
                     .as("the token in use now is a renewed one").isGreaterThan(Instant.now().toEpochMilli());
+            agentWorkspaceOutlivesTheFirstToken(Long.parseLong(firstExpiry));
             browser.findElement(By.id("tab-browse")).click();
             new Select(browser.findElement(By.id("project-select"))).selectByValue("rust-guide");
             new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");

@@ -14,21 +14,31 @@ import org.junit.jupiter.api.Test;
  * Fuzz test of the hub in oidc mode (issue 12, Done when): generated hostile requests at every endpoint of the
  * OpenAPI document, by callers who may not read the planted ml-team note (no groups, platform, devops) and with
  * bad tokens; no 5xx, every error JSON {@code {error, message}}, and neither the planted note's path, heading nor
- * text in any answer, though an ml-team agent retrieved it before (so it is in the agent log).
+ * text in any answer, though an ml-team agent retrieved it before (so it is in the agent log), nor the text of a
+ * query in poimen whose results they could not all have seen. In the MCP fuzz, no caller is served in another
+ * caller's session.
  */
 class HostileRequestsOidcTest extends OidcHubTestBase {
+    static final String PRIVILEGED_QUERY = "quorvex gpu pod pending toleration ml training debugging";
 
     @Test
     void hostileRequestsGetJsonErrorsNo5xxAndNothingOfTheDeniedNote() throws Exception {
         HttpResponse<String> planted = post(bob(), "/memory/query",
                 "{\"project\":\"ml-training\",\"query\":\"gpu node drains secret\",\"agent_id\":\"trainer\"}");
         assertThat(planted.body()).contains(PLANTED_PATH, PLANTED_TEXT);
+        // a query in poimen, which charlie and dave read, by a caller who also reads the ml-team's private skill
+        // (linked from poimen): its event is another caller's that they could not see all of, so none of its text
+        // may reach them (security issue item 5)
+        HttpResponse<String> privileged = post(token("erin", List.of("platform-team", "ml-team"), List.of("viewer")),
+                "/memory/query", "{\"project\":\"poimen\",\"query\":\"" + PRIVILEGED_QUERY
+                        + "\",\"agent_id\":\"oncall\"}");
+        assertThat(privileged.body()).contains("shared/skills/SKILL-private-debug/SKILL.md");
         String doc = get(nobody(), "/memory/openapi.json").body();
         List<HostileRequests.Endpoint> endpoints = HostileRequests.endpoints(new ObjectMapper().readTree(doc));
         assertThat(endpoints).hasSizeGreaterThan(15);
         List<String> callers = List.of(nobody(), charlie(), dave());
         HostileRequests fuzz = new HostileRequests(11_2026L, port, () -> callers,
-                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH),
+                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH, "quorvex"),
                 List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
                         "shared/skills/SKILL-private-debug/SKILL.md"));
 

@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -73,9 +74,11 @@ import org.springframework.util.FileSystemUtils;
  * falls back to the defaults) decides what the caller may read. Checked each try: the listing (all and per project),
  * every note read and every backlinks call (readable → its content, readable backlinks, resolved paths only of
  * readable notes; denied → the very answer a missing note gets), projects (names, counts, index), skills, graph
- * reachability (only through readable notes), the query's search scope and its post-fusion filter, another agent's
- * event as the logs and the stream show it (hidden unless the project is readable; denied chunks, headings and
- * path mentions removed), the MCP tool build_context from one note per try in turn (the readable two-hop
+ * reachability (only through readable notes), the query's search scope and its post-fusion filter, agent events as
+ * the logs and a stream subscriber kept over all tries show them (another caller's event whole, but for its session
+ * id, when the project, every note it names and, for a retrieval, every retrieved note's place in the caller's own
+ * search scope allow it, else not at all; the caller's own without denied chunks, headings and path mentions), the
+ * MCP tool build_context from one note per try in turn (the readable two-hop
  * neighbourhood; denied → the missing answer), and that every audit row carries the request's trace id. Zero
  * leaks and zero over-filtering.
  */
@@ -120,6 +123,18 @@ class PolicyDepthLeakPropertiesTest {
     static GraphService graph;
     /** One for every try: a scope cached under earlier policies must never be served under other ones. */
     static SearchScopes scopes;
+    /**
+     * Stream subscribers, one per caller, each opened in the first try of its caller and kept over every later
+     * try, under other policies each time: what they show must be what the policies of the try allow (one engine
+     * for all of them, re-reading the policy files as the hub does).
+     */
+    static final Map<String, AgentEventAccess.Viewer> SUBSCRIBERS = new HashMap<>();
+    static AgentEventAccess streams;
+    static final AtomicLong SUBSCRIBER_TRIES = new AtomicLong();
+    /** Policy files get a new modification time at every write, so the long-lived engine sees every edit. */
+    static final AtomicLong MTIME = new AtomicLong(1_700_000_000_000L);
+    /** Another caller's events by outcome: shown whole, hidden by a note it names, hidden by the scope alone. */
+    static final Map<String, AtomicLong> EVENT_OUTCOMES = new java.util.concurrent.ConcurrentHashMap<>();
 
     record Policy(int kind, AccessLevel level, String owner, List<String> allowed, String requiredRole,
                   String requiredPermission) {
@@ -132,7 +147,12 @@ class PolicyDepthLeakPropertiesTest {
         }
     }
 
-    record Scenario(Map<String, Policy> policies, boolean sharedPublic, boolean projectPublic, Caller caller) {
+    /**
+     * @param retrieved the notes another caller's agent event in each project retrieved (in {@link #NOTES} order)
+     * @param mentioned the notes that event names in free text
+     */
+    record Scenario(Map<String, Policy> policies, boolean sharedPublic, boolean projectPublic, Caller caller,
+                    List<String> retrieved, List<String> mentioned) {
     }
 
     @BeforeContainer
@@ -180,6 +200,11 @@ class PolicyDepthLeakPropertiesTest {
         });
         camel.start();
         producer = camel.createProducerTemplate();
+        Path policies = root.resolve("policies");
+        RbacEngine longLived = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
+        AuditedAccess streamAudit = new AuditedAccess(longLived, new AuditLog(producer));
+        streams = new AgentEventAccess(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit,
+                scopes, () -> graph.current().notes());
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
                 io.poimen.memory.config.LastGoodYamlFiles.class);
@@ -192,21 +217,34 @@ class PolicyDepthLeakPropertiesTest {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(io.poimen.memory.config.LastGoodYamlFiles.class)).setLevel(policyLogLevel);
         camel.stop();
         FileSystemUtils.deleteRecursively(root.toFile());
-        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks");
+        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks; another caller's "
+                + "events: " + EVENT_OUTCOMES + ", " + SUBSCRIBERS.size() + " long-lived subscribers checked in "
+                + SUBSCRIBER_TRIES + " tries");
+        // each way an event can go was taken, so the agent event view was not checked vacuously
+        assertThat(EVENT_OUTCOMES.keySet()).containsExactlyInAnyOrder("shown whole", "hidden by a note it names",
+                "hidden by the scope alone", "hidden with its project");
     }
 
     @Property(tries = 10_000, edgeCases = EdgeCasesMode.MIXIN)
     void noSurfaceShowsWhatThePoliciesDenyNorHidesWhatTheyAllow(@ForAll("scenarios") Scenario s) throws Exception {
         Path policies = root.resolve("policies");
         write(policies, s);
+        Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
+                .collect(Collectors.toCollection(TreeSet::new));
+        // a subscriber opened under earlier policies shows each event as the policies written now allow (when none
+        // is broken: the hub keeps a broken file's last good version in force, which the oracle does not model)
+        AgentEventAccess.Viewer subscriber = SUBSCRIBERS.computeIfAbsent(s.caller().subject(),
+                k -> streams.subscriber(s.caller(), TraceIds.generate()));
+        if (s.policies().values().stream().noneMatch(p -> p.kind() == Policy.BROKEN || p.kind() == Policy.WRONG_UNIT)) {
+            agentEvents(s, subscriber, readable, "subscriber");
+            SUBSCRIBER_TRIES.incrementAndGet();
+        }
         AUDITED.clear();
         RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
         OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
         VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
                 scopes);
-        Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
-                .collect(Collectors.toCollection(TreeSet::new));
         String trace = TraceIds.generate();
         Supplier<Exchange> exchange = () -> {
             Exchange e = new DefaultExchange(camel);
@@ -285,35 +323,11 @@ class PolicyDepthLeakPropertiesTest {
         assertThat(skills.values()).as("skill paths").allSatisfy(p -> assertThat(readable).contains(p));
         check();
 
-        // agent logs and the stream: another agent's retrieval in each project, as this caller is shown it
-        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, () -> graph.current().notes())
+        // agent logs: the events as one request shows them (the stream's subscriber was checked above)
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, audited, scopes, () -> graph.current().notes())
                 .viewer(s.caller(), trace);
+        agentEvents(s, viewer, readable, "log");
         List<String> all = List.copyOf(NOTES.keySet());
-        List<Map<String, Object>> chunks = IntStream.range(0, all.size()).mapToObj(i -> Map.<String, Object>of(
-                "path", all.get(i), "heading", "Heading " + i, "score", 1.0 / (i + 1))).toList();
-        String mentions = "read " + String.join(" and ", all);
-        for (String project : List.of("p0", "p1")) {
-            AgentEvent shown = viewer.view(new AgentEvent(1, "other/agent", "other", "s", "memory_retrieved",
-                    Map.of("project", project, "query", "q", "chunks", chunks,
-                            "scores", chunks.stream().map(c -> c.get("score")).toList(), "note", mentions),
-                    Instant.EPOCH));
-            if (!oracle(s, "projects/" + project + "/index.md")) {
-                assertThat(shown).as("event in " + project).isNull();
-            } else {
-                List<String> visible = all.stream().filter(readable::contains).toList();
-                @SuppressWarnings("unchecked")
-                List<Map<String, Object>> left = (List<Map<String, Object>>) shown.payload().get("chunks");
-                assertThat(left).extracting(c -> c.get("path")).as("event chunks in " + project)
-                        .containsExactlyElementsOf(visible);
-                assertThat(left).extracting(c -> c.get("heading")).as("event headings in " + project)
-                        .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
-                assertThat((List<?>) shown.payload().get("scores")).hasSize(visible.size());
-                assertThat(shown.payload().get("note")).as("event text in " + project).isEqualTo("read "
-                        + all.stream().map(p -> readable.contains(p) ? p : PathMentions.HIDDEN)
-                        .collect(Collectors.joining(" and ")));
-            }
-            check();
-        }
 
         // the MCP tool build_context, from one note per try in turn: the readable two-hop neighbourhood
         NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks);
@@ -334,6 +348,67 @@ class PolicyDepthLeakPropertiesTest {
         assertThat(AUDITED).as("audit rows").isNotEmpty().allSatisfy(r -> assertThat(r)
                 .containsEntry("trace_id", trace).containsEntry("user_id", s.caller().subject()));
         check();
+    }
+
+    /**
+     * Another caller's events in each project, shown whole (but for their session id) exactly when the caller could
+     * have seen all of them: the project readable, every note named readable and, for {@code memory_retrieved},
+     * every retrieved note in the caller's own search scope of the project; otherwise not at all. The caller's own
+     * event is always shown, without the chunks, headings and path mentions of notes they may not read.
+     */
+    private static void agentEvents(Scenario s, AgentEventAccess.Viewer viewer, Set<String> readable, String as) {
+        List<String> all = List.copyOf(NOTES.keySet());
+        for (String project : List.of("p0", "p1")) {
+            boolean open = oracle(s, "projects/" + project + "/index.md");
+            boolean named = readable.containsAll(s.retrieved()) && readable.containsAll(s.mentioned());
+            boolean inScope = !open || scope(project, readable).containsAll(s.retrieved());
+            for (String type : List.of("memory_retrieved", "tool_result")) {
+                Map<String, Object> payload = eventPayload(project, s.retrieved(), s.mentioned());
+                AgentEvent shown = viewer.view(new AgentEvent(1, "other/agent", "other", "run-1", type, payload,
+                        Instant.EPOCH));
+                boolean visible = open && named && (type.equals("tool_result") || inScope);
+                if (type.equals("memory_retrieved")) {
+                    EVENT_OUTCOMES.computeIfAbsent(visible ? "shown whole" : !open ? "hidden with its project"
+                            : !named ? "hidden by a note it names" : "hidden by the scope alone",
+                            k -> new AtomicLong()).incrementAndGet();
+                }
+                if (!visible) {
+                    assertThat(shown).as(as + ": " + type + " in " + project).isNull();
+                } else {
+                    assertThat(shown).as(as + ": " + type + " in " + project).isNotNull();
+                    assertThat(shown.payload()).as(as + ": " + type + " in " + project).isEqualTo(payload);
+                    assertThat(shown.sessionId()).as(as + ": another's session id").isNull();
+                }
+                check();
+            }
+            // the caller's own retrieval of every note: shown, less what they may not read
+            String own = s.caller().subject() + "/mine";
+            AgentEvent mine = viewer.view(new AgentEvent(2, own, s.caller().subject(), "run-2", "memory_retrieved",
+                    eventPayload(project, all, all), Instant.EPOCH));
+            List<String> visible = all.stream().filter(readable::contains).toList();
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> left = (List<Map<String, Object>>) mine.payload().get("chunks");
+            assertThat(left).extracting(c -> c.get("path")).as(as + ": own chunks in " + project)
+                    .containsExactlyElementsOf(visible);
+            assertThat(left).extracting(c -> c.get("heading")).as(as + ": own headings in " + project)
+                    .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
+            assertThat((List<?>) mine.payload().get("scores")).hasSize(visible.size());
+            assertThat(mine.payload().get("note")).as(as + ": own event text in " + project).isEqualTo("read "
+                    + all.stream().map(p -> readable.contains(p) ? p : PathMentions.HIDDEN)
+                    .collect(Collectors.joining(" and ")));
+            assertThat(mine.sessionId()).isEqualTo("run-2");
+            check();
+        }
+    }
+
+    /** A retrieval's payload: chunks with heading and score ({@code Heading i} for note i), their paths in text. */
+    private static Map<String, Object> eventPayload(String project, List<String> retrieved, List<String> mentioned) {
+        List<String> all = List.copyOf(NOTES.keySet());
+        List<Map<String, Object>> chunks = retrieved.stream().map(p -> Map.<String, Object>of("path", p,
+                "heading", "Heading " + all.indexOf(p), "score", 1.0 / (all.indexOf(p) + 1))).toList();
+        return Map.of("project", project, "query", "q", "chunks", chunks,
+                "scores", chunks.stream().map(c -> c.get("score")).toList(), "note",
+                mentioned.isEmpty() ? "no notes named" : "read " + String.join(" and ", mentioned));
     }
 
     /** The query's access steps: scope built from readable notes only, then the post-fusion filter. */
@@ -494,6 +569,7 @@ class PolicyDepthLeakPropertiesTest {
         Files.createDirectories(policies);
         Files.writeString(policies.resolve("default.yaml"), "default_access: " + (s.sharedPublic() ? "public" : "deny")
                 + "\nproject_default: " + (s.projectPublic() ? "public" : "deny") + "\n");
+        Files.setLastModifiedTime(policies.resolve("default.yaml"), FileTime.fromMillis(MTIME.incrementAndGet()));
         for (String folder : FOLDERS) {
             Path file = vault.resolve(folder).resolve(PolicyStore.POLICY_FILE);
             Policy p = s.policies().get(folder);
@@ -522,6 +598,7 @@ class PolicyDepthLeakPropertiesTest {
             }
             if (!y.toString().equals(WRITTEN.get(file))) {
                 Files.writeString(file, y.toString());
+                Files.setLastModifiedTime(file, FileTime.fromMillis(MTIME.incrementAndGet()));
                 WRITTEN.put(file, y.toString());
             }
         }
@@ -547,7 +624,11 @@ class PolicyDepthLeakPropertiesTest {
         Arbitrary<Caller> caller = Combinators.combine(Arbitraries.subsetOf(GROUPS), Arbitraries.subsetOf(ROLES),
                 Arbitraries.subsetOf(PERMISSIONS)).as((g, r, p) -> new Caller("u-" + g + r + p, "u", null,
                 List.copyOf(g), List.copyOf(r), List.copyOf(p), false));
-        return Combinators.combine(policies, Arbitraries.of(true, false), Arbitraries.of(true, false), caller)
-                .as(Scenario::new);
+        Arbitrary<List<String>> notes = Arbitraries.subsetOf(NOTES.keySet()).ofMaxSize(3)
+                .map(set -> NOTES.keySet().stream().filter(set::contains).toList());
+        Arbitrary<List<String>> mentioned = Arbitraries.subsetOf(NOTES.keySet()).ofMaxSize(1)
+                .map(set -> NOTES.keySet().stream().filter(set::contains).toList());
+        return Combinators.combine(policies, Arbitraries.of(true, false), Arbitraries.of(true, false), caller,
+                notes, mentioned).as(Scenario::new);
     }
 }
