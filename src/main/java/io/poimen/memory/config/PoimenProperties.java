@@ -39,6 +39,7 @@ import org.springframework.validation.annotation.Validated;
  * @param webhook   Forgejo's webhook
  * @param security  authentication of callers
  * @param ui        the web UI
+ * @param limits    requests per minute per caller and surface
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -54,7 +55,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty ForgejoProperties forgejo,
                                @DefaultValue @NestedConfigurationProperty WebhookProperties webhook,
                                @DefaultValue @NestedConfigurationProperty SecuritySettings security,
-                               @DefaultValue @NestedConfigurationProperty UiSettings ui) {
+                               @DefaultValue @NestedConfigurationProperty UiSettings ui,
+                               @DefaultValue @NestedConfigurationProperty LimitsProperties limits) {
 
     /**
      * @param path             vault folder (a git clone when git sync is on)

@@ -38,4 +38,9 @@ public class PropertiesConfig {
     UiSettings uiSettings(PoimenProperties p) {
         return p.ui();
     }
+
+    @Bean
+    LimitsProperties limitsProperties(PoimenProperties p) {
+        return p.limits();
+    }
 }
