@@ -40,6 +40,7 @@ import org.springframework.validation.annotation.Validated;
  * @param security  authentication of callers
  * @param ui        the web UI
  * @param limits    requests per minute per caller and surface
+ * @param retention how long the tables that grow with use keep their rows
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -56,7 +57,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty WebhookProperties webhook,
                                @DefaultValue @NestedConfigurationProperty SecuritySettings security,
                                @DefaultValue @NestedConfigurationProperty UiSettings ui,
-                               @DefaultValue @NestedConfigurationProperty LimitsProperties limits) {
+                               @DefaultValue @NestedConfigurationProperty LimitsProperties limits,
+                               @DefaultValue @NestedConfigurationProperty RetentionProperties retention) {
 
     /**
      * @param path             vault folder (a git clone when git sync is on)

@@ -43,4 +43,9 @@ public class PropertiesConfig {
     LimitsProperties limitsProperties(PoimenProperties p) {
         return p.limits();
     }
+
+    @Bean
+    RetentionProperties retentionProperties(PoimenProperties p) {
+        return p.retention();
+    }
 }

@@ -66,8 +66,8 @@ public class SessionConfig {
         return new RouteBuilder() {
             @Override
             public void configure() {
-                from("master:{{poimen.cluster.namespace}}:timer:session-trim?period=" + props.session().trimPeriod()
-                        .toMillis()).routeId("session-trim").bean(sessions, "trim");
+                from("master:" + props.cluster().namespace() + ":timer:session-trim?period="
+                        + props.session().trimPeriod().toMillis()).routeId("session-trim").bean(sessions, "trim");
             }
         };
     }
