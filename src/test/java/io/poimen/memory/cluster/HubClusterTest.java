@@ -146,11 +146,12 @@ class HubClusterTest {
         // the writer's master routes run (camel-master 4.17's false budget WARN after each start is dropped by
         // MasterStartBudgetFilter: MasterStartBudgetFilterTest, which also checks the logging configuration has it)
         HubProcess writer = leader();
-        awaitTrue(Duration.ofSeconds(60), () -> Files.readString(writer.log).split("Consumer started", -1).length > 4,
-                "the writer's four master routes started");
+        awaitTrue(Duration.ofSeconds(60), () -> Files.readString(writer.log).split("Consumer started", -1).length > 6,
+                "the writer's six master routes started");
         List<String> started = Files.readString(writer.log).lines().filter(l -> l.contains("Consumer started"))
                 .toList();
-        for (String route : List.of("cluster-requests", "grc-retry", "git-sync-poll", "cluster-trim")) {
+        for (String route : List.of("cluster-requests", "grc-retry", "git-sync-poll", "cluster-trim", "session-trim",
+                "retention")) {
             assertThat(started).as(route).anyMatch(l -> l.contains(route)); // JSON lines escape the slashes
         }
     }
