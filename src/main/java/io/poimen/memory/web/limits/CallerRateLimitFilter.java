@@ -38,7 +38,7 @@ public class CallerRateLimitFilter extends OncePerRequestFilter {
     enum Surface { QUERY, MCP, WRITES }
 
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
-    static final String QUERY_PATH = "/memory/query";
+    private static final String QUERY_PATH = "/memory/query";
     private static final String WEBHOOKS = "/memory/webhooks/";
 
     private final Map<Surface, TokenBuckets> buckets = new EnumMap<>(Surface.class);
