@@ -128,7 +128,7 @@ public class SessionContextStep {
             promptTokens = ids.length;
             reused = previous == null ? 0 : ContextPrompt.commonPrefix(previous.promptTokens(), ids);
             prefixReuse = promptTokens == 0 ? 0.0 : (double) reused / promptTokens;
-            sessions.remember(key, order, ids);
+            sessions.remember(key, previous, order, ids);
         } else {
             promptTokens = tokens.count(prompt);
         }
