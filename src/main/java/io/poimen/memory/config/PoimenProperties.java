@@ -28,6 +28,7 @@ import org.springframework.validation.annotation.Validated;
  * @param query     query route
  * @param session   session-stable contexts
  * @param agents    agent event stream
+ * @param mcp       MCP sessions
  * @param audit     access decision audit
  * @param retrieval in-process retrieval engines
  * @param policies  policy files
@@ -48,7 +49,7 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue Vector vector, @DefaultValue Lexical lexical,
                                @DefaultValue @Valid OpenSearch opensearch, @DefaultValue @Valid Embedding embedding,
                                @DefaultValue @Valid Query query, @DefaultValue @Valid Session session,
-                               @DefaultValue Agents agents, @DefaultValue Audit audit,
+                               @DefaultValue Agents agents, @DefaultValue Mcp mcp, @DefaultValue Audit audit,
                                @DefaultValue Retrieval retrieval, @DefaultValue Policies policies,
                                @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir,
                                @DefaultValue @NestedConfigurationProperty ClusterProperties cluster,
@@ -163,6 +164,13 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param heartbeat     comment line sent on an idle stream this often
      */
     public record Agents(@DefaultValue("30m") Duration streamTimeout, @DefaultValue("15s") Duration heartbeat) {
+    }
+
+    /**
+     * @param sessionIdleTimeout an MCP session no request named for this long is gone (its next request: 404, and
+     *                           the client opens a new one)
+     */
+    public record Mcp(@DefaultValue("24h") Duration sessionIdleTimeout) {
     }
 
     /** @param spoolReplayMs how often access decisions spooled while the database was down are written to it */

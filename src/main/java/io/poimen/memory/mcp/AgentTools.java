@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,13 +54,13 @@ public class AgentTools extends HubTools {
                          "required":["since"]}""", this::recentChanges));
     }
 
-    McpSchema.CallToolResult proposeEdit(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult proposeEdit(McpTransportContext context, McpSchema.CallToolRequest request) {
         Map<String, Object> args = args(request);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("document_path", args.get("path"));
         body.put("content", args.get("content"));
         body.put("message", args.get("message"));
-        HubCalls.Answer answer = hub.call("direct:grc-draft", exchange.transportContext(), write(body),
+        HubCalls.Answer answer = hub.call("direct:grc-draft", context, write(body),
                 Map.of());
         if (!answer.ok()) {
             return error(answer, answer.status() == 403 || answer.status() == 401
@@ -73,14 +72,13 @@ public class AgentTools extends HubTools {
         return ok(out);
     }
 
-    McpSchema.CallToolResult draftStatus(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult draftStatus(McpTransportContext context, McpSchema.CallToolRequest request) {
         Object id = args(request).get("draft_id");
         if (id == null || id.toString().isBlank()) {
             return McpSchema.CallToolResult.builder().addTextContent("HTTP 400: draft_id is required").isError(true)
                     .build();
         }
-        McpTransportContext auth = exchange.transportContext();
-        HubCalls.Answer answer = hub.call("direct:grc-draft-get", auth, null, Map.of("id", id.toString()));
+        HubCalls.Answer answer = hub.call("direct:grc-draft-get", context, null, Map.of("id", id.toString()));
         if (!answer.ok()) {
             return error(answer, "");
         }
@@ -91,7 +89,7 @@ public class AgentTools extends HubTools {
             out.set(f, draft.get(f));
         }
         if (draft.path("pr_number").canConvertToInt() && !draft.path("pr_number").isNull()) {
-            HubCalls.Answer pr = hub.call("direct:grc-status", auth, null,
+            HubCalls.Answer pr = hub.call("direct:grc-status", context, null,
                     Map.of("pr", draft.path("pr_number").asText()));
             if (pr.ok()) {
                 JsonNode p = read(pr.json());
@@ -104,23 +102,23 @@ public class AgentTools extends HubTools {
         return ok(out);
     }
 
-    McpSchema.CallToolResult buildContext(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult buildContext(McpTransportContext context, McpSchema.CallToolRequest request) {
         Map<String, Object> args = args(request);
         Map<String, Object> headers = new LinkedHashMap<>();
         putIfPresent(headers, "path", args.get("path"));
         putIfPresent(headers, "budget_tokens", args.get("budget_tokens"));
         putIfPresent(headers, "hops", args.get("hops"));
-        HubCalls.Answer answer = hub.call("direct:mcp-build-context", exchange.transportContext(), null,
+        HubCalls.Answer answer = hub.call("direct:mcp-build-context", context, null,
                 headers);
         return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 
-    McpSchema.CallToolResult recentChanges(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult recentChanges(McpTransportContext context, McpSchema.CallToolRequest request) {
         Map<String, Object> args = args(request);
         Map<String, Object> headers = new LinkedHashMap<>();
         putIfPresent(headers, "since", args.get("since"));
         putIfPresent(headers, "limit", args.get("limit"));
-        HubCalls.Answer answer = hub.call("direct:mcp-recent-changes", exchange.transportContext(), null,
+        HubCalls.Answer answer = hub.call("direct:mcp-recent-changes", context, null,
                 headers);
         return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }

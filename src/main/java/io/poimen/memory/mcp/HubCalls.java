@@ -19,6 +19,7 @@ import org.apache.camel.ProducerTemplate;
 public class HubCalls {
     private static final String CALLER = "poimen.caller";
     private static final String TRACE_ID = "poimen.traceId";
+    private static final String SESSION = "poimen.mcpSession";
 
     /** What a route answered: its HTTP status (200 unless the route set one) and JSON body. */
     public record Answer(int status, String json) {
@@ -33,18 +34,30 @@ public class HubCalls {
         this.producer = producer;
     }
 
-    /** The MCP transport context of one {@code /mcp} request: the caller and trace id the filters stored on it. */
+    /**
+     * The MCP transport context of one {@code /mcp} request: the caller, trace id and MCP session the filters stored
+     * on it.
+     */
     public static McpTransportContext context(HttpServletRequest request) {
         Map<String, Object> values = new HashMap<>();
         Object caller = request.getAttribute(CallerFilter.ATTRIBUTE);
         Object traceId = request.getAttribute(TraceIds.ATTRIBUTE);
+        Object session = request.getAttribute(McpSessionBinding.SESSION);
         if (caller != null) {
             values.put(CALLER, caller);
         }
         if (traceId != null) {
             values.put(TRACE_ID, traceId);
         }
+        if (session != null) {
+            values.put(SESSION, session);
+        }
         return values.isEmpty() ? McpTransportContext.EMPTY : McpTransportContext.create(values);
+    }
+
+    /** The MCP session of the request {@code context} came from, or null (no session: no tool call gets here). */
+    static McpSessions.Session session(McpTransportContext context) {
+        return context != null && context.get(SESSION) instanceof McpSessions.Session s ? s : null;
     }
 
     public Answer call(String endpoint, McpTransportContext context, Object body, Map<String, Object> headers) {

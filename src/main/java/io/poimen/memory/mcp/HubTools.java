@@ -3,9 +3,9 @@ package io.poimen.memory.mcp;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +28,7 @@ abstract class HubTools {
     public abstract List<SyncToolSpecification> specifications();
 
     SyncToolSpecification tool(String name, String description, String schema,
-                               BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest,
+                               BiFunction<McpTransportContext, McpSchema.CallToolRequest,
                                        McpSchema.CallToolResult> handler) {
         return SyncToolSpecification.builder()
                 .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(mcpJson, schema).build())

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.McpStatelessSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
+import io.poimen.memory.config.PoimenProperties;
+import javax.sql.DataSource;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.apache.camel.ProducerTemplate;
@@ -17,10 +19,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC), behind the same
- * security filter chain as the REST API. The caller the chain resolved from the request's bearer goes into the MCP
- * transport context ({@link HubCalls#context}), from where the tools pass it on to the routes. Each session
- * belongs to the caller who opened it ({@link McpSessionBinding}).
+ * The MCP server at {@code /mcp} (Streamable HTTP, the SDK's stateless server transport as a servlet beside Spring
+ * MVC), behind the same security filter chain as the REST API. The caller the chain resolved from the request's
+ * bearer goes into the MCP transport context ({@link HubCalls#context}), from where the tools pass it on to the
+ * routes. Sessions are the hub's, in the notes database, each bound to the caller who opened it
+ * ({@link McpSessionBinding}, {@link McpSessions}): any replica answers any request of a session.
  */
 @Configuration
 public class McpConfig {
@@ -46,18 +49,18 @@ public class McpConfig {
     }
 
     @Bean
-    HttpServletStreamableServerTransportProvider mcpTransport(McpJsonMapper mcpJsonMapper) {
-        return HttpServletStreamableServerTransportProvider.builder()
+    HttpServletStatelessServerTransport mcpTransport(McpJsonMapper mcpJsonMapper) {
+        return HttpServletStatelessServerTransport.builder()
                 .jsonMapper(new McpEnvelopeFilter.ParsedBodies(mcpJsonMapper))
-                .mcpEndpoint(ENDPOINT)
+                .messageEndpoint(ENDPOINT)
                 .contextExtractor(HubCalls::context)
                 .build();
     }
 
     @Bean
-    ServletRegistrationBean<HttpServletStreamableServerTransportProvider> mcpServlet(
-            HttpServletStreamableServerTransportProvider transport) {
-        ServletRegistrationBean<HttpServletStreamableServerTransportProvider> servlet =
+    ServletRegistrationBean<HttpServletStatelessServerTransport> mcpServlet(
+            HttpServletStatelessServerTransport transport) {
+        ServletRegistrationBean<HttpServletStatelessServerTransport> servlet =
                 new ServletRegistrationBean<>(transport, ENDPOINT);
         servlet.setName("mcp");
         servlet.setAsyncSupported(true);
@@ -74,16 +77,15 @@ public class McpConfig {
     }
 
     @Bean
-    McpSessionOwners mcpSessionOwners() {
-        return new LocalMcpSessionOwners();
+    McpSessions mcpSessions(DataSource dataSource, PoimenProperties props) {
+        return new McpSessions(dataSource, props.mcp().sessionIdleTimeout());
     }
 
     /** After the envelope check: a session id reaches the transport only from the caller who opened it. */
     @Bean
-    FilterRegistrationBean<McpSessionBinding> mcpSessionBinding(McpSessionOwners owners,
-                                                                HttpServletStreamableServerTransportProvider transport) {
+    FilterRegistrationBean<McpSessionBinding> mcpSessionBinding(McpSessions sessions, McpJsonMapper mcpJsonMapper) {
         FilterRegistrationBean<McpSessionBinding> reg = new FilterRegistrationBean<>(
-                new McpSessionBinding(owners, transport));
+                new McpSessionBinding(sessions, mcpJsonMapper));
         reg.addUrlPatterns(ENDPOINT);
         reg.setOrder(1);
         return reg;
@@ -99,10 +101,12 @@ public class McpConfig {
         return new AgentTools(new HubCalls(producer), mcpJsonMapper);
     }
 
+    /** Tools run on the request's own thread (immediate execution): the transport waits for them anyway. */
     @Bean(destroyMethod = "close")
-    McpSyncServer mcpServer(HttpServletStreamableServerTransportProvider transport, McpJsonMapper mcpJsonMapper,
-                            MemoryTools tools, AgentTools agentTools) {
+    McpStatelessSyncServer mcpServer(HttpServletStatelessServerTransport transport, McpJsonMapper mcpJsonMapper,
+                                     MemoryTools tools, AgentTools agentTools) {
         return McpServer.sync(transport)
+                .immediateExecution(true)
                 .serverInfo("poimen-memory", "0.1.0")
                 .jsonMapper(mcpJsonMapper)
                 .instructions("Team memory: search_memory for chunks in a project, read_note for a whole note, "

@@ -46,6 +46,9 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
             McpSchema.METHOD_TOOLS_LIST, McpSchema.PaginatedRequest.class,
             McpSchema.METHOD_LOGGING_SET_LEVEL, McpSchema.SetLevelRequest.class);
 
+    /** Request attribute: the POST's JSON-RPC message as untyped JSON (a map), once this filter accepted it. */
+    static final String MESSAGE = McpEnvelopeFilter.class.getName() + ".message";
+
     /** The body the transport is about to read on this thread, parsed by this filter (see {@link ParsedBodies}). */
     private static final ThreadLocal<Parsed> PARSED = new ThreadLocal<>();
 
@@ -99,6 +102,7 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
         }
         // the transport parses the body again through its mapper: ParsedBodies hands it this parse instead
         PARSED.set(new Parsed(text, message));
+        request.setAttribute(MESSAGE, message);
         try {
             chain.doFilter(new CachedBody(request, body), response);
         } finally {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +42,7 @@ public class MemoryTools extends HubTools {
                         {"type":"object","properties":{}}""", this::listSkills));
     }
 
-    McpSchema.CallToolResult searchMemory(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult searchMemory(McpTransportContext context, McpSchema.CallToolRequest request) {
         Map<String, Object> args = args(request);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("project", args.get("project"));
@@ -50,14 +50,16 @@ public class MemoryTools extends HubTools {
         if (args.get("top_k") != null) {
             body.put("top_k", args.get("top_k"));
         }
-        // the MCP client and session become the agent and session of the memory_retrieved event
-        if (exchange.getClientInfo() != null) {
-            body.put("agent_id", exchange.getClientInfo().name());
+        // the MCP client and session become the agent and session of the memory_retrieved event, and the session
+        // keys the retrieval session (its previous context, for prefix reuse)
+        McpSessions.Session session = HubCalls.session(context);
+        if (session != null && session.clientName() != null) {
+            body.put("agent_id", session.clientName());
         }
-        if (exchange.sessionId() != null) {
-            body.put("session_id", exchange.sessionId());
+        if (session != null) {
+            body.put("session_id", session.id());
         }
-        HubCalls.Answer answer = hub.call("direct:query", exchange.transportContext(), write(body), Map.of());
+        HubCalls.Answer answer = hub.call("direct:query", context, write(body), Map.of());
         if (!answer.ok()) {
             return error(answer, "");
         }
@@ -79,18 +81,18 @@ public class MemoryTools extends HubTools {
         return ok(out);
     }
 
-    McpSchema.CallToolResult readNote(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    McpSchema.CallToolResult readNote(McpTransportContext context, McpSchema.CallToolRequest request) {
         Object path = args(request).get("path");
         Map<String, Object> headers = new LinkedHashMap<>();
         if (path != null) {
             headers.put("path", path.toString());
         }
-        HubCalls.Answer answer = hub.call("direct:vault-file", exchange.transportContext(), null, headers);
+        HubCalls.Answer answer = hub.call("direct:vault-file", context, null, headers);
         return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 
-    McpSchema.CallToolResult listSkills(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-        HubCalls.Answer answer = hub.call("direct:vault-skills", exchange.transportContext(), null, Map.of());
+    McpSchema.CallToolResult listSkills(McpTransportContext context, McpSchema.CallToolRequest request) {
+        HubCalls.Answer answer = hub.call("direct:vault-skills", context, null, Map.of());
         return answer.ok() ? ok(read(answer.json())) : error(answer, "");
     }
 }

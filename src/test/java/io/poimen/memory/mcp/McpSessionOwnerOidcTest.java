@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * An MCP session belongs to the caller who opened it (security issue, item 3), over HTTP in oidc mode: another
@@ -20,6 +23,8 @@ import org.junit.jupiter.api.Test;
 class McpSessionOwnerOidcTest extends OidcHubTestBase {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String ACCEPT = "application/json, text/event-stream";
+
+    @Autowired DataSource database;
 
     HttpResponse<String> mcp(String method, String token, String session, String body) throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(uri("/mcp")).header("Authorization", "Bearer " + token)
@@ -54,6 +59,32 @@ class McpSessionOwnerOidcTest extends OidcHubTestBase {
     static String masked(HttpResponse<String> r, String session) {
         return r.statusCode() + " " + r.headers().firstValue("Content-Type").orElse("") + " "
                 + r.body().replace(session, "SESSION").replaceAll("\"(timestamp|trace_id)\"\\s*:\\s*\"[^\"]*\"", "");
+    }
+
+    /**
+     * Issue 27 item 2: a session is a row of the notes database and nothing in the process that opened it, so a
+     * session another replica opened (its row, written by that replica's {@link McpSessions}) is served here as if
+     * this replica had opened it: to its owner, with the client name of its {@code initialize} as the agent of the
+     * search's event, and to nobody else.
+     */
+    @Test
+    void aSessionAnotherReplicaOpenedIsServedHereToItsOwnerOnly() throws Exception {
+        String session = new McpSessions(database, Duration.ofHours(1)).open("subject charlie", "elsewhere-agent");
+
+        HttpResponse<String> search = mcp("POST", charlie(), session, """
+                {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_memory",
+                 "arguments":{"project":"poimen","query":"kubectl logs of a crashing pod"}}}""");
+        assertThat(search.statusCode()).as(search.body()).isEqualTo(200);
+        assertThat(search.body()).contains("projects/poimen/").doesNotContain("\"isError\":true");
+        JsonNode events = JSON.readTree(get(charlie(), "/memory/agents/logs?session_id=" + session).body())
+                .path("events");
+        assertThat(events).hasSize(1);
+        assertThat(events.get(0).path("agent_id").asText()).isEqualTo("charlie/elsewhere-agent");
+
+        String unknown = UUID.randomUUID().toString();
+        HttpResponse<String> foreign = mcp("POST", dave(), session, toolsList(8));
+        assertThat(foreign.statusCode()).isEqualTo(404);
+        assertThat(masked(foreign, session)).isEqualTo(masked(mcp("POST", dave(), unknown, toolsList(8)), unknown));
     }
 
     @Test
