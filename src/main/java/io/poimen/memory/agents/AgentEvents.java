@@ -31,15 +31,15 @@ public class AgentEvents {
     private static final Logger log = LoggerFactory.getLogger(AgentEvents.class);
 
     private final AgentLogStore store;
-    private final AgentStream stream;
+    private final AgentEventFeed feed;
     private final CallerResolver callers;
     private final AgentEventAccess access;
     private final ObjectMapper json;
 
-    public AgentEvents(AgentLogStore store, AgentStream stream, CallerResolver callers, AgentEventAccess access,
+    public AgentEvents(AgentLogStore store, AgentEventFeed feed, CallerResolver callers, AgentEventAccess access,
                        ObjectMapper json) {
         this.store = store;
-        this.stream = stream;
+        this.feed = feed;
         this.callers = callers;
         this.access = access;
         this.json = json;
@@ -163,10 +163,10 @@ public class AgentEvents {
         return response;
     }
 
-    /** Stores the event, then streams it to the live subscribers. */
+    /** Stores the event; the feed streams it to the live subscribers of every replica. */
     public AgentEvent publish(String agentId, String sessionId, AgentEventType type, Map<String, Object> payload) {
         AgentEvent event = store.append(agentId, sessionId, type, payload);
-        stream.publish(event);
+        feed.wake();
         return event;
     }
 

@@ -5,22 +5,28 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * Live agent events as Server-Sent Events. Each subscriber is an {@link SseEmitter} with optional agent and session
+ * Live agent events as Server-Sent Events, to the subscribers connected to this replica ({@link AgentEventFeed}
+ * brings it every event, in id order). Each subscriber is an {@link SseEmitter} with optional agent and session
  * filters; a subscriber leaves the registry when it times out, fails, or a send to it fails, and when the bearer
  * token it subscribed with expires: then the stream ends (the client reconnects with a fresh token) and no event
  * is sent to it after that instant. A comment line goes to every subscriber at the heartbeat interval so proxies
- * keep the connection open and dead clients are found.
+ * keep the connection open and dead clients are found. Every event goes out with its id as the SSE {@code id}, and
+ * a subscriber is sent each id at most once, in ascending order: it keeps the last id it was handed (sent, hidden
+ * from it or filtered out) and skips any event at or below it.
  */
 public class AgentStream implements AutoCloseable {
     static final String EVENT_NAME = "agent_event";
@@ -34,14 +40,19 @@ public class AgentStream implements AutoCloseable {
         /** When the subscriber's token expires, or null (no token: the no-auth mode). */
         final Instant until;
         volatile ScheduledFuture<?> end;
+        /** The id of the last event handed to this subscriber (guarded by this object). */
+        long after;
+        /** Live events held back while what the subscriber missed is sent (guarded by this object; null after). */
+        List<AgentEvent> held = new ArrayList<>();
 
         Subscriber(SseEmitter emitter, AgentEventAccess.Viewer viewer, String agentId, String sessionId,
-                   Instant until) {
+                   Instant until, long after) {
             this.emitter = emitter;
             this.viewer = viewer;
             this.agentId = agentId;
             this.sessionId = sessionId;
             this.until = until;
+            this.after = after;
         }
 
         /** The filters on the stored event, before any read decision is made for it. */
@@ -81,11 +92,15 @@ public class AgentStream implements AutoCloseable {
     /**
      * A new subscriber for events of {@code agentId} / {@code sessionId} (null = all; a bare agent id is the
      * viewer's own agent), each event as {@code viewer} may see it, until {@code until} (the expiry of the
-     * subscriber's token; null: only the stream timeout ends it).
+     * subscriber's token; null: only the stream timeout ends it), for the events after the id {@code after}: first
+     * those of {@code missed} (read once the subscriber is registered, so that no event falls between them and the
+     * live ones), then the live ones. When {@code missed} fails the stream ends (the client comes back).
      */
-    public SseEmitter subscribe(AgentEventAccess.Viewer viewer, String agentId, String sessionId, Instant until) {
+    public SseEmitter subscribe(AgentEventAccess.Viewer viewer, String agentId, String sessionId, Instant until,
+                                long after, Supplier<List<AgentEvent>> missed) {
         SseEmitter emitter = new SseEmitter(timeout.toMillis());
-        Subscriber s = new Subscriber(emitter, viewer, AgentIds.filter(viewer.caller(), agentId), sessionId, until);
+        Subscriber s = new Subscriber(emitter, viewer, AgentIds.filter(viewer.caller(), agentId), sessionId, until,
+                after);
         subscribers.add(s);
         emitter.onCompletion(() -> leave(s));
         emitter.onTimeout(() -> {
@@ -95,6 +110,26 @@ public class AgentStream implements AutoCloseable {
         emitter.onError(e -> leave(s));
         // the first bytes commit the response, so the client's EventSource opens now rather than at the first event
         send(s, SseEmitter.event().comment("connected"));
+        List<AgentEvent> backlog;
+        try {
+            backlog = missed.get();
+        } catch (RuntimeException e) {
+            log.warn("agent stream: the events missed after #{} not read: {}", after, e.toString());
+            leave(s);
+            send(s, SseEmitter.event().comment("missed events not readable now: reconnect"));
+            emitter.complete();
+            return emitter;
+        }
+        // one event at a time: live events meanwhile are held, not waiting for the whole backlog to be written
+        for (AgentEvent e : backlog) {
+            synchronized (s) {
+                hand(s, e);
+            }
+        }
+        synchronized (s) {
+            s.held.forEach(e -> hand(s, e));
+            s.held = null;
+        }
         if (until != null) {
             s.end = heartbeat.schedule(() -> expire(s), Math.max(0, Duration.between(Instant.now(), until).toMillis()),
                     TimeUnit.MILLISECONDS);
@@ -102,31 +137,48 @@ public class AgentStream implements AutoCloseable {
         return emitter;
     }
 
-    /** Sends {@code event}, as each subscriber may see it, to every subscriber whose filters match it. */
+    /**
+     * Sends {@code event}, as each subscriber may see it, to every subscriber whose filters match it. Events come
+     * in ascending id order ({@link AgentEventFeed}).
+     */
     public void publish(AgentEvent event) {
         for (Subscriber s : subscribers) {
             if (s.expired()) {
                 expire(s);
                 continue;
             }
-            if (!s.mayWant(event)) {
-                continue;
-            }
-            AgentEvent shown;
-            String data;
-            try {
-                shown = s.viewer.view(event);
-                if (shown == null || !s.wants(shown)) {
-                    continue;
+            synchronized (s) {
+                if (s.held != null) {
+                    s.held.add(event);
+                } else {
+                    hand(s, event);
                 }
-                data = json.writeValueAsString(shown);
-            } catch (JsonProcessingException | RuntimeException e) {
-                log.warn("agent event {} not streamed to a subscriber: {}", event.id(), e.toString());
-                continue;
             }
-            send(s, SseEmitter.event().id(Long.toString(event.id())).name(EVENT_NAME)
-                    .data(data, MediaType.APPLICATION_JSON));
         }
+    }
+
+    /** Sends {@code event} to {@code s} if it comes after the last one handed to it and is shown to it. */
+    private void hand(Subscriber s, AgentEvent event) {
+        if (event.id() <= s.after) {
+            return;
+        }
+        s.after = event.id();
+        if (!s.mayWant(event)) {
+            return;
+        }
+        String data;
+        try {
+            AgentEvent shown = s.viewer.view(event);
+            if (shown == null || !s.wants(shown)) {
+                return;
+            }
+            data = json.writeValueAsString(shown);
+        } catch (JsonProcessingException | RuntimeException e) {
+            log.warn("agent event {} not streamed to a subscriber: {}", event.id(), e.toString());
+            return;
+        }
+        send(s, SseEmitter.event().id(Long.toString(event.id())).name(EVENT_NAME)
+                .data(data, MediaType.APPLICATION_JSON));
     }
 
     public int subscriberCount() {

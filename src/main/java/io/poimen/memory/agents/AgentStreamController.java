@@ -19,28 +19,30 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * {@code GET /memory/agents/stream}: a Spring MVC endpoint because a Camel platform-http route answers once and
- * cannot hold a response open. The request passed the same security filter chain as the REST API; the caller is
+ * cannot hold a response open. With {@code Last-Event-ID} (the id of the last event the client received, as an
+ * EventSource sends it when it reconnects) the stream starts with what the client missed ({@link AgentEventFeed}). The request passed the same security filter chain as the REST API; the caller is
  * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request. The
  * stream lasts as long as the request's bearer token is accepted; each event is decided under the policies in
  * force when it is published ({@link AgentEventAccess#subscriber}).
  */
 @RestController
 class AgentStreamController {
-    private final AgentStream stream;
+    private final AgentEventFeed feed;
     private final CallerResolver callers;
     private final AgentEventAccess access;
     private final CamelContext camel;
     private final SecuritySettings security;
 
-    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel,
+    AgentStreamController(AgentEventFeed feed, CallerResolver callers, AgentEventAccess access, CamelContext camel,
                           SecuritySettings security) {
-        this.stream = stream;
+        this.feed = feed;
         this.callers = callers;
         this.access = access;
         this.camel = camel;
@@ -50,12 +52,27 @@ class AgentStreamController {
     @GetMapping("/memory/agents/stream")
     SseEmitter stream(HttpServletRequest request,
                       @RequestParam(name = "agent_id", required = false) String agentId,
-                      @RequestParam(name = "session_id", required = false) String sessionId) {
+                      @RequestParam(name = "session_id", required = false) String sessionId,
+                      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+        Long resumeAfter = eventId(lastEventId);
         Exchange exchange = new DefaultExchange(camel);
         ExchangeSecurity.bind(exchange, request);
         Caller caller = callers.caller(exchange);
-        return stream.subscribe(access.subscriber(caller, ExchangeSecurity.traceId(exchange)),
-                blankToNull(agentId), blankToNull(sessionId), tokenExpiry());
+        return feed.subscribe(access.subscriber(caller, ExchangeSecurity.traceId(exchange)),
+                blankToNull(agentId), blankToNull(sessionId), tokenExpiry(), resumeAfter);
+    }
+
+    /** The id of {@code Last-Event-ID}, or null without one. */
+    private static Long eventId(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String id = header.trim();
+        if (id.length() > 18 || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw ApiException.badRequest("Last-Event-ID must be the id of an agent event (a whole number), got "
+                    + (id.length() > 40 ? id.substring(0, 40) + "…" : id));
+        }
+        return Long.parseLong(id);
     }
 
     /**

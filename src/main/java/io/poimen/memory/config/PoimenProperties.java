@@ -49,7 +49,7 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue Vector vector, @DefaultValue Lexical lexical,
                                @DefaultValue @Valid OpenSearch opensearch, @DefaultValue @Valid Embedding embedding,
                                @DefaultValue @Valid Query query, @DefaultValue @Valid Session session,
-                               @DefaultValue Agents agents, @DefaultValue Mcp mcp, @DefaultValue Audit audit,
+                               @DefaultValue @Valid Agents agents, @DefaultValue Mcp mcp, @DefaultValue Audit audit,
                                @DefaultValue Retrieval retrieval, @DefaultValue Policies policies,
                                @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir,
                                @DefaultValue @NestedConfigurationProperty ClusterProperties cluster,
@@ -160,10 +160,14 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
     }
 
     /**
-     * @param streamTimeout a live event stream is closed after this long (the client reconnects)
-     * @param heartbeat     comment line sent on an idle stream this often
+     * @param streamTimeout   a live event stream is closed after this long (the client reconnects)
+     * @param heartbeat       comment line sent on an idle stream this often
+     * @param replayWindow    a stream resumed with {@code Last-Event-ID} gets the events it missed from at most this
+     *                        long ago
+     * @param replayMaxEvents and at most this many of them (the newest)
      */
-    public record Agents(@DefaultValue("30m") Duration streamTimeout, @DefaultValue("15s") Duration heartbeat) {
+    public record Agents(@DefaultValue("30m") Duration streamTimeout, @DefaultValue("15s") Duration heartbeat,
+                         @DefaultValue("10m") Duration replayWindow, @DefaultValue("1000") @Min(0) int replayMaxEvents) {
     }
 
     /**

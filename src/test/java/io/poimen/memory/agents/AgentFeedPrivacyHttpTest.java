@@ -43,7 +43,8 @@ import org.springframework.util.FileSystemUtils;
         "spring.datasource.url=jdbc:h2:mem:feed-${random.uuid};MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;DEFAULT_NULL_ORDERING=HIGH",
         "poimen.vault.ingest-on-startup=true",
         "camel.main.routes-reload-enabled=false",
-        "poimen.agents.heartbeat=PT2S"})
+        "poimen.agents.heartbeat=PT2S",
+        "poimen.agents.replay-max-events=3"})
 class AgentFeedPrivacyHttpTest {
     static final String ISSUER = "poimen-feed";
     static final Path VAULT = Path.of("target/it-feed/vault");
@@ -212,6 +213,42 @@ class AgentFeedPrivacyHttpTest {
                         "sam-run");
             }
         }
+    }
+
+    /**
+     * Issue 27 item 3: every event carries its id as the SSE {@code id}; a stream reopened with
+     * {@code Last-Event-ID} first gets what its viewer missed and may see (at most
+     * {@code poimen.agents.replay-max-events}, here 3: the newest), then the live events, each once, in id order.
+     */
+    @Test
+    void aStreamResumedWithLastEventIdGetsWhatItMissedOnceAndInOrder() throws Exception {
+        String run = UUID.randomUUID().toString();
+        long seen;
+        try (AgentStreamClient first = stream(dave())) {
+            long a = mark(charlie(), "poimen", "a-" + run).path("id").asLong();
+            first.awaitText("a-" + run);
+            assertThat(first.ids()).contains(a);
+            seen = first.ids().get(first.ids().size() - 1);
+        }
+        // while dave is away: four events he may see (the oldest beyond the bound of 3) and one hidden from him
+        mark(charlie(), "poimen", "b-" + run);
+        long hidden = mark(bob(), "ml-training", "h-" + run).path("id").asLong();
+        long c = mark(charlie(), "poimen", "c-" + run).path("id").asLong();
+        long d = mark(charlie(), "poimen", "d-" + run).path("id").asLong();
+        try (AgentStreamClient resumed = new AgentStreamClient(HTTP, uri("/memory/agents/stream"), dave(),
+                Long.toString(seen))) {
+            long e = mark(charlie(), "poimen", "e-" + run).path("id").asLong();
+            resumed.awaitText("e-" + run);
+            assertThat(resumed.ids()).as(resumed.text()).containsExactly(c, d, e);
+            assertThat(resumed.text()).doesNotContain("a-" + run, "b-" + run, "h-" + run);
+            assertThat(hidden).isBetween(seen, c);
+        }
+
+        HttpResponse<String> bad = HTTP.send(HttpRequest.newBuilder(uri("/memory/agents/stream"))
+                .header("Authorization", "Bearer " + dave()).header("Accept", "text/event-stream")
+                .header("Last-Event-ID", "yesterday").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(bad.body()).path("error").asText()).isEqualTo("bad_request");
     }
 
     @Test

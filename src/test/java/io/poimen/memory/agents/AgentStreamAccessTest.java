@@ -90,11 +90,11 @@ class AgentStreamAccessTest {
     void eachSubscriberSeesAnothersEventWholeOrNotAtAllAndTheirOwnWithoutWhatTheyMayNotRead() throws Exception {
         AgentEventAccess access = access();
         CapturingSseClient bob = CapturingSseClient.attach(
-                stream.subscribe(access.subscriber(BOB, "t-bob"), null, null, null));
+                stream.subscribe(access.subscriber(BOB, "t-bob"), null, null, null, 0, List::of));
         CapturingSseClient dave = CapturingSseClient.attach(
-                stream.subscribe(access.subscriber(DAVE, "t-dave"), null, null, null));
+                stream.subscribe(access.subscriber(DAVE, "t-dave"), null, null, null, 0, List::of));
         CapturingSseClient nobody = CapturingSseClient.attach(
-                stream.subscribe(access.subscriber(NOBODY, "t-nobody"), null, null, null));
+                stream.subscribe(access.subscriber(NOBODY, "t-nobody"), null, null, null, 0, List::of));
 
         stream.publish(event(1, "bob/trainer", Map.of("project", "ml-training", "query", "gpu drains",
                 "chunks", List.of(chunk(GPU, "Check that the GPU is visible", 0.9)))));
@@ -128,11 +128,38 @@ class AgentStreamAccessTest {
     void aSubscriberFilterOnABareAgentIdMeansTheirOwnAgent() throws Exception {
         AgentEventAccess access = access();
         CapturingSseClient dave = CapturingSseClient.attach(
-                stream.subscribe(access.subscriber(DAVE, "t-dave"), "builder", null, null));
+                stream.subscribe(access.subscriber(DAVE, "t-dave"), "builder", null, null, 0, List::of));
 
         stream.publish(event(1, "nobody/builder", Map.of("project", "poimen", "step", "spoofed")));
         stream.publish(event(2, "dave/builder", Map.of("step", "mine")));
 
         assertThat(dave.text()).contains("dave/builder", "mine").doesNotContain("spoofed");
+    }
+
+    /**
+     * Issue 27 item 3, the seam between what a resumed subscriber missed and the live events: events the feed hands
+     * on while the missed ones are read are held, and each id goes out once, in ascending order, whichever way it
+     * came; a hidden event is skipped without breaking the order.
+     */
+    @Test
+    void liveEventsArrivingWhileTheMissedOnesAreSentFollowThemOnceInIdOrder() throws Exception {
+        AgentEventAccess access = access();
+        Map<String, Object> mine = Map.of("step", "mine");
+        CapturingSseClient dave = CapturingSseClient.attach(stream.subscribe(access.subscriber(DAVE, "t-dave"), null,
+                null, null, 2, () -> {
+                    stream.publish(event(4, "dave/builder", mine));
+                    stream.publish(event(5, "bob/trainer", Map.of("project", "ml-training", "step", "hidden")));
+                    stream.publish(event(6, "dave/builder", mine));
+                    return List.of(event(3, "dave/builder", mine), event(4, "dave/builder", mine),
+                            event(5, "bob/trainer", Map.of("project", "ml-training", "step", "hidden")));
+                }));
+
+        stream.publish(event(6, "dave/builder", mine));
+        stream.publish(event(7, "dave/builder", mine));
+        stream.publish(event(2, "dave/builder", mine));
+
+        assertThat(java.util.regex.Pattern.compile("id:(\\d+)").matcher(dave.text()).results()
+                .map(m -> Long.parseLong(m.group(1))).toList()).as(dave.text()).containsExactly(3L, 4L, 6L, 7L);
+        assertThat(dave.text()).doesNotContain("hidden");
     }
 }

@@ -29,9 +29,17 @@ public final class AgentStreamClient implements AutoCloseable {
 
     /** Opens the stream at {@code uri} and waits for its first comment, so no event published later is missed. */
     public AgentStreamClient(HttpClient http, URI uri, String token) throws Exception {
-        response = http.sendAsync(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
-                .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofLines())
-                .get(30, TimeUnit.SECONDS);
+        this(http, uri, token, null);
+    }
+
+    /** As {@link #AgentStreamClient(HttpClient, URI, String)}, resumed after {@code lastEventId} (null: live only). */
+    public AgentStreamClient(HttpClient http, URI uri, String token, String lastEventId) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
+                .header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        response = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines()).get(30, TimeUnit.SECONDS);
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         Thread reader = new Thread(() -> {
@@ -61,6 +69,12 @@ public final class AgentStreamClient implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** The SSE {@code id} of every event received so far, in the order received. */
+    public List<Long> ids() {
+        return lines.stream().filter(l -> l.startsWith("id:")).map(l -> Long.parseLong(l.substring(3).trim()))
+                .toList();
     }
 
     public void awaitEvent(String type) {
