@@ -27,10 +27,11 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * {@code GET /memory/agents/stream}: a Spring MVC endpoint because a Camel platform-http route answers once and
  * cannot hold a response open. With {@code Last-Event-ID} (the id of the last event the client received, as an
- * EventSource sends it when it reconnects) the stream starts with what the client missed ({@link AgentEventFeed}). The request passed the same security filter chain as the REST API; the caller is
- * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request. The
- * stream lasts as long as the request's bearer token is accepted; each event is decided under the policies in
- * force when it is published ({@link AgentEventAccess#subscriber}).
+ * EventSource sends it when it reconnects) the stream starts with what the client missed ({@link AgentEventFeed}).
+ * The request passed the same security filter chain as the REST API; the caller is resolved by the same
+ * {@link CallerResolver} as the Camel routes, from an exchange bound to this request. The stream lasts as long as
+ * the request's bearer token is accepted; each event is decided under the policies in force when it is published
+ * ({@link AgentEventAccess#subscriber}).
  */
 @RestController
 class AgentStreamController {
