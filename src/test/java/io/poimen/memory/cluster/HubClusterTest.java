@@ -14,26 +14,41 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import com.nimbusds.jose.JOSEObjectType;
 import com.zaxxer.hikari.HikariDataSource;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.grc.WebhookSignature;
+import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.TestKeycloak;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.AfterAll;
@@ -47,22 +62,36 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * Three hub processes on the production profile (OIDC on) sharing one PostgreSQL + pgvector database and one
- * OpenSearch node, each with its own git working copy of one vault remote: one writer, followers that stay
- * current, failover when the writer is killed. The tests run in order on the same three processes.
+ * Three hub processes on the production profile (OIDC through Keycloak) sharing one PostgreSQL + pgvector database
+ * and one OpenSearch node, each with its own git working copy of one vault remote: one writer, followers that stay
+ * current, failover when the writer is killed. A round-robin reverse proxy without session affinity
+ * ({@link RoundRobinProxy}) stands in front of them, as the Kubernetes Service and Ingress do: an MCP session, the
+ * agent event stream, a retrieval session and the limits per caller work through it whichever replica answers
+ * each request (issue 27), also while a replica is killed. The tests run in order on the same three processes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HubClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
     private static final String SECRET = "cluster-webhook-secret";
     private static final String PULLS = "/api/v1/repos/team/vault/pulls";
     private static final String INDEX = "cluster-test";
-    private static final String ISSUER = "poimen-cluster";
     private static final int BULK_NOTES = 240;
+    /** Queries per minute per caller, shared by the three replicas (each allows a third). */
+    private static final int QUERY_LIMIT = 300;
     private static final Path ROOT = Path.of("target/hub-cluster/" + UUID.randomUUID()).toAbsolutePath();
-    private static final MockOAuth2Server OAUTH = new MockOAuth2Server();
     private static final WireMockServer FORGEJO = new WireMockServer(WireMockConfiguration.options().dynamicPort());
     private static final List<HubProcess> HUBS = new ArrayList<>();
+    /** The harness's own caller: an admin and editor of platform-team, a user of the realm made for this test. */
+    private static final Supplier<String> OPERATOR = new FreshToken(() -> TestKeycloak.userToken("cluster-operator"));
+    /** The agents' client (client credentials): platform-team, editor. */
+    private static final Supplier<String> AGENT = new FreshToken(TestKeycloak::agentToken);
+    /** platform-team and devops-team: may read project poimen. */
+    private static final Supplier<String> CHARLIE = new FreshToken(() -> TestKeycloak.userToken("charlie"));
+    /** data-team: may not read project poimen. */
+    private static final Supplier<String> ALICE = new FreshToken(() -> TestKeycloak.userToken("alice"));
+    private static RoundRobinProxy proxy;
     private static HikariDataSource db;
     private static JdbcTemplate jdbc;
 
@@ -70,13 +99,10 @@ class HubClusterTest {
     static void threeHubs() throws Exception {
         String dbUrl = TestPostgres.freshDatabaseUrl("hub_cluster");
         String openSearch = TestOpenSearch.url();
-        OAUTH.start();
+        TestKeycloak.ensureUser("cluster-operator", List.of("platform-team"), List.of("admin", "editor"));
         FORGEJO.start();
         forgejoDown();
         seedRemote();
-        String token = OAUTH.issueToken(ISSUER, "poimen-cli", new DefaultOAuth2TokenCallback(ISSUER, "rock",
-                JOSEObjectType.JWT.getType(), List.of("poimen-memory"), Map.of("groups", List.of("platform-team"),
-                "roles", List.of("admin", "editor"), "name", "Rock Lee", "email", "rock@example.org"), 7200)).serialize();
         for (int i = 1; i <= 3; i++) {
             Path dir = ROOT.resolve("hub-" + i);
             Map<String, String> p = new LinkedHashMap<>();
@@ -85,7 +111,10 @@ class HubClusterTest {
             p.put("spring.datasource.url", dbUrl);
             p.put("poimen.opensearch.url", openSearch);
             p.put("poimen.opensearch.index", INDEX);
-            p.put("poimen.security.issuer-uri", OAUTH.issuerUrl(ISSUER).toString());
+            p.put("poimen.security.issuer-uri", TestKeycloak.issuer());
+            p.put("poimen.limits.replicas", "3");
+            p.put("poimen.limits.query-per-minute", Integer.toString(QUERY_LIMIT));
+            p.put("poimen.limits.writes-per-minute", "1200");
             p.put("poimen.vault.path", dir.resolve("vault").toString());
             p.put("poimen.vault.files-per-batch", "10");
             p.put("poimen.data.dir", dir.resolve("data").toString());
@@ -106,8 +135,9 @@ class HubClusterTest {
             p.put("poimen.forgejo.delivery.backoff-base", "200ms");
             p.put("poimen.forgejo.delivery.backoff-max", "1s");
             p.put("poimen.forgejo.delivery.delivering-timeout", "5s");
-            HUBS.add(HubProcess.start("hub-" + i, dir, p, token));
+            HUBS.add(HubProcess.start("hub-" + i, dir, p, OPERATOR));
         }
+        proxy = new RoundRobinProxy(HUBS.stream().map(h -> h.port).toList());
         db = new HikariDataSource();
         db.setJdbcUrl(dbUrl);
         db.setMaximumPoolSize(2);
@@ -124,13 +154,15 @@ class HubClusterTest {
 
     @AfterAll
     static void stop() throws Exception {
+        if (proxy != null) {
+            proxy.close();
+        }
         for (HubProcess hub : HUBS) {
             hub.kill();
         }
         if (db != null) {
             db.close();
         }
-        OAUTH.shutdown();
         FORGEJO.stop();
     }
 
@@ -169,7 +201,8 @@ class HubClusterTest {
         HttpResponse<String> answer = webhook(follower, commit);
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
         Map<String, Long> seenMillis = new LinkedHashMap<>();
-        awaitTrue(Duration.ofSeconds(20), () -> {
+        // a query every 250 ms per replica at most: the operator's queries are limited like anyone's
+        awaitTrue(Duration.ofSeconds(20), Duration.ofMillis(250), () -> {
             for (HubProcess hub : HUBS) {
                 if (!seenMillis.containsKey(hub.name) && finds(hub, "zyxquorum daemon restart", path)) {
                     seenMillis.put(hub.name, (System.nanoTime() - t0) / 1_000_000);
@@ -188,9 +221,9 @@ class HubClusterTest {
     }
 
     /**
-     * A 10-turn session whose turns go to the three replicas in turn keeps the same contexts and prefix reuse as the
-     * same session on one replica: its previous context is in {@code session_contexts}, not in one process. TF-IDF
-     * only, so that no branch timing out on a loaded machine makes two runs of a turn differ.
+     * A 10-turn session through the round-robin proxy (each turn on the next replica) keeps the same contexts and
+     * prefix reuse as the same session on one replica: its previous context is in {@code session_contexts}, not in
+     * one process. TF-IDF only, so that no branch timing out on a loaded machine makes two runs of a turn differ.
      */
     @Test
     @Order(3)
@@ -205,25 +238,34 @@ class HubClusterTest {
                 "which network policies block traffic between pods",
                 "how do I restart the pod after fixing its memory limit",
                 "where is the cluster layout of the poimen project documented");
-        List<HubProcess> hubs = live();
-        List<String> spread = session(questions, i -> hubs.get(i % hubs.size()));
-        List<String> single = session(questions, i -> hubs.get(0));
-        System.out.println("[cluster] session turns (prefix_reuse context) through " + hubs.size() + " replicas: "
-                + spread);
+        Set<Integer> upstreams = new TreeSet<>();
+        List<String> spread = session(questions, body -> {
+            HttpResponse<String> r = proxied("POST", "/memory/query", body, OPERATOR, Map.of());
+            upstreams.add(Integer.parseInt(r.headers().firstValue(RoundRobinProxy.UPSTREAM).orElse("0")));
+            return r;
+        });
+        List<String> single = session(questions, body -> live().get(0).postJson("/memory/query", body));
+        System.out.println("[cluster] session turns (prefix_reuse context) through the proxy, answered by replicas "
+                + upstreams + ": " + spread);
+        assertThat(upstreams).as("every replica answered turns").hasSize(HUBS.size());
         assertThat(spread).as("turn by turn: prefix_reuse and context").isEqualTo(single);
         assertThat(single.stream().skip(1).mapToDouble(t -> Double.parseDouble(t.split(" ")[0])).max().orElse(0))
                 .as("later turns reuse a prefix of the earlier ones").isPositive();
     }
 
-    /** Each turn's {@code prefix_reuse} and context chunk ids, the turn {@code i} asked of {@code hubOf(i)}. */
-    private static List<String> session(List<String> questions, java.util.function.IntFunction<HubProcess> hubOf)
-            throws IOException {
+    /** Sends a query's JSON body to a hub. */
+    private interface QueryPost {
+        HttpResponse<String> send(String body) throws IOException;
+    }
+
+    /** Each turn's {@code prefix_reuse} and context chunk ids, each turn sent by {@code post}. */
+    private static List<String> session(List<String> questions, QueryPost post) throws IOException {
         String session = "cluster-session-" + UUID.randomUUID();
         List<String> turns = new ArrayList<>();
         for (int i = 0; i < questions.size(); i++) {
             String body = JSON.createObjectNode().put("project", "poimen").put("query", questions.get(i))
                     .put("search_method", "tfidf").put("session_id", session).toString();
-            HttpResponse<String> r = hubOf.apply(i).postJson("/memory/query", body);
+            HttpResponse<String> r = post.send(body);
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             JsonNode a = JSON.readTree(r.body());
             assertThat(a.path("degraded").size()).as(a.path("degraded").toString()).isZero();
@@ -232,8 +274,152 @@ class HubClusterTest {
         return turns;
     }
 
+    /**
+     * Issue 27 item 2: an MCP client of the SDK makes 50 tool calls in one session through the round-robin proxy,
+     * so every replica answers some of them: none fails, and the session is one retrieval session on all of them
+     * (the searches' events carry the one MCP session id).
+     */
     @Test
     @Order(4)
+    void anMcpSessionOf50ToolCallsThroughTheProxyHasNoFailure() throws Exception {
+        String agent = "cluster-mcp-" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> questions = List.of("why does my pod keep restarting", "kubectl logs of the previous container",
+                "how do I raise the memory limit", "which network policies block traffic between pods");
+        List<Long> millis = new ArrayList<>();
+        int searches = 0;
+        try (McpSyncClient mcp = McpClients.connect(proxy.url(), AGENT, agent)) {
+            for (int i = 0; i < 50; i++) {
+                McpSchema.CallToolRequest call = switch (i % 5) {
+                    case 0, 1 -> new McpSchema.CallToolRequest("search_memory", Map.of("project", "poimen",
+                            "query", questions.get(i % questions.size()), "top_k", 3));
+                    case 2 -> new McpSchema.CallToolRequest("read_note",
+                            Map.of("path", "projects/poimen/tools/kubectl.md"));
+                    case 3 -> new McpSchema.CallToolRequest("list_skills", Map.of());
+                    default -> new McpSchema.CallToolRequest("build_context",
+                            Map.of("path", "projects/poimen/tools/kubectl.md", "budget_tokens", 500));
+                };
+                long t0 = System.nanoTime();
+                McpSchema.CallToolResult result = mcp.callTool(call);
+                millis.add((System.nanoTime() - t0) / 1_000_000);
+                assertThat(result.isError()).as(call.name() + ": " + McpClients.text(result)).isFalse();
+                searches += call.name().equals("search_memory") ? 1 : 0;
+            }
+        }
+        HttpResponse<String> log = proxied("GET", "/memory/agents/logs?limit=1000&agent_id=" + agent, null, AGENT,
+                Map.of());
+        JsonNode events = JSON.readTree(log.body()).path("events");
+        assertThat(events).as(log.body()).hasSize(searches);
+        assertThat(events.findValuesAsText("session_id").stream().distinct().toList()).as("one MCP session")
+                .hasSize(1).allMatch(id -> !id.isBlank());
+        System.out.println("[cluster] MCP session through the proxy: 50 tool calls, 0 failures; call time (ms) p50 "
+                + percentile(millis, 50) + ", p95 " + percentile(millis, 95) + ", max " + Collections.max(millis));
+    }
+
+    /**
+     * Issue 27 item 3: 200 events of four agents posted through the proxy (so accepted by every replica) reach a
+     * subscriber whose stream the proxy gave to one replica: each once, and in order per agent; and with today's
+     * filtering: a subscriber who may not read the project gets none of them (her own later event shows her
+     * stream was live). The delay from post to receipt is printed.
+     */
+    @Test
+    @Order(5)
+    void eventsPostedThroughTheProxyReachASubscriberOnAnyReplicaOnceAndInOrder() throws Exception {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        Map<Long, Long> postedAt = new ConcurrentHashMap<>();
+        Map<String, Integer> acceptedBy = new ConcurrentHashMap<>();
+        try (ResumingEventStream charlie = new ResumingEventStream(proxy.url(), CHARLIE);
+             ResumingEventStream alice = new ResumingEventStream(proxy.url(), ALICE)) {
+            awaitTrue(Duration.ofSeconds(60), () -> charlie.connected() && alice.connected(), "streams open");
+            ExecutorService posters = Executors.newFixedThreadPool(4);
+            List<Future<?>> done = new ArrayList<>();
+            for (int a = 0; a < 4; a++) {
+                String agent = "feed-" + run + "-" + a;
+                done.add(posters.submit(() -> {
+                    for (int seq = 0; seq < 50; seq++) {
+                        long t0 = System.nanoTime();
+                        HttpResponse<String> r = proxied("POST", "/memory/agents/events", event(agent, seq), AGENT,
+                                Map.of());
+                        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+                        postedAt.put(JSON.readTree(r.body()).path("id").asLong(), t0);
+                        acceptedBy.merge(r.headers().firstValue(RoundRobinProxy.UPSTREAM).orElse("?"), 1,
+                                Integer::sum);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            posters.shutdown();
+            awaitTrue(Duration.ofSeconds(120), () -> ofRun(charlie, run).size() >= 200, "200 events on the stream");
+            String mine = "alice-" + run;
+            HttpResponse<String> own = proxied("POST", "/memory/agents/events", JSON.createObjectNode()
+                    .put("agent_id", "own").put("type", "agent_decision").set("payload", JSON.createObjectNode()
+                            .put("note", mine)).toString(), ALICE, Map.of());
+            assertThat(own.statusCode()).as(own.body()).isEqualTo(201);
+            awaitTrue(Duration.ofSeconds(60), () -> alice.events.stream().anyMatch(e -> e.event().toString()
+                    .contains(mine)), "alice's own event on her stream");
+
+            List<ResumingEventStream.Received> got = ofRun(charlie, run);
+            assertThat(got.stream().map(ResumingEventStream.Received::id).toList()).as("each event once")
+                    .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(postedAt.keySet());
+            Map<String, List<Integer>> seqByAgent = new TreeMap<>();
+            got.forEach(e -> seqByAgent.computeIfAbsent(e.event().path("agent_id").asText(), k -> new ArrayList<>())
+                    .add(e.event().path("payload").path("seq").asInt()));
+            List<Integer> fifty = IntStream.range(0, 50).boxed().toList();
+            assertThat(seqByAgent).hasSize(4).allSatisfy((agent, seqs) -> assertThat(seqs).as(agent)
+                    .isEqualTo(fifty));
+            assertThat(ofRun(alice, run)).as("alice may not read poimen").isEmpty();
+            assertThat(acceptedBy).as("events accepted by replica port").hasSize(HUBS.size());
+            List<Long> delays = got.stream().map(e -> (e.nanos() - postedAt.get(e.id())) / 1_000_000).toList();
+            System.out.println("[cluster] 200 events through the proxy (accepted by replica port " + acceptedBy
+                    + ") to a stream on replica port " + charlie.upstream() + ": 0 lost, 0 duplicated, order kept "
+                    + "per agent; post-to-receipt (ms) p50 " + percentile(delays, 50) + ", p95 "
+                    + percentile(delays, 95) + ", max " + Collections.max(delays));
+        }
+    }
+
+    /**
+     * Issue 27 item 5 through the proxy: the agents' client sends queries far over its limit (each replica allows a
+     * third of it) and gets 429s, while charlie's queries meanwhile all succeed.
+     */
+    @Test
+    @Order(6)
+    void aCallerOverItsLimitGets429sWhileAnotherCallersQueriesAllSucceed() throws Exception {
+        String body = JSON.createObjectNode().put("project", "poimen").put("query", "kubectl logs of a crashing pod")
+                .put("search_method", "tfidf").toString();
+        Map<Integer, Integer> agent = new ConcurrentHashMap<>();
+        Map<Integer, Integer> charlie = new ConcurrentHashMap<>();
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            done.add(callers.submit(() -> {
+                for (int i = 0; i < QUERY_LIMIT / 2; i++) {
+                    agent.merge(proxied("POST", "/memory/query", body, AGENT, Map.of()).statusCode(), 1, Integer::sum);
+                }
+                return null;
+            }));
+        }
+        done.add(callers.submit(() -> {
+            for (int i = 0; i < 30; i++) {
+                charlie.merge(proxied("POST", "/memory/query", body, CHARLIE, Map.of()).statusCode(), 1, Integer::sum);
+            }
+            return null;
+        }));
+        for (Future<?> f : done) {
+            f.get();
+        }
+        callers.shutdown();
+        System.out.println("[cluster] limits through the proxy (" + QUERY_LIMIT + " queries/min per caller, a third "
+                + "per replica): the agent's " + (3 * QUERY_LIMIT / 2) + " queries by status " + agent
+                + ", charlie's 30 by status " + charlie);
+        assertThat(agent.keySet()).as("the agent's answers").containsOnly(200, 429);
+        assertThat(agent.get(429)).as("429s for the agent").isPositive();
+        assertThat(charlie).as("charlie's answers").isEqualTo(Map.of(200, 30));
+    }
+
+    @Test
+    @Order(7)
     void aReindexAskedOfAFollowerIsQueuedForTheWriterWhichRunsIt() throws Exception {
         HubProcess follower = HUBS.stream().filter(h -> !cluster(h).path("leader").asBoolean()).findFirst().orElseThrow();
         String followerId = cluster(follower).path("node_id").asText();
@@ -256,8 +442,14 @@ class HubClusterTest {
         assertThat(jdbc.queryForObject("select error from cluster_requests where id = ?", String.class, id)).isNull();
     }
 
+    /**
+     * The writer is killed in the middle of an ingest; another finishes it. Meanwhile traffic goes on through the
+     * proxy (issue 27, "one replica killed in the middle"): an MCP session's calls each succeed, at most after one
+     * retry; events posted one after the other reach three streams (one was on the killed replica and resumes on
+     * another with {@code Last-Event-ID}) each once, in order, none lost.
+     */
     @Test
-    @Order(5)
+    @Order(8)
     void killingTheWriterInTheMiddleOfAnIngestLetsAnotherFinishItWithEqualCountsEverywhere() throws Exception {
         Map<String, String> notes = new LinkedHashMap<>();
         for (int i = 0; i < BULK_NOTES; i++) {
@@ -266,14 +458,31 @@ class HubClusterTest {
         String commit = pushToMain(notes, "Bulk notes");
         HubProcess leader = leader();
         int before = count("documents");
-
-        assertThat(webhook(leader, commit).statusCode()).isEqualTo(202);
-        awaitTrue(Duration.ofSeconds(60), () -> count("documents") > before + 20, "the ingest under way");
-        int atKill = count("documents");
-        long killed = System.nanoTime();
-        leader.kill();
-        HUBS.remove(leader);
-        assertThat(atKill).as("killed in the middle").isLessThan(before + BULK_NOTES);
+        FailoverTraffic traffic = new FailoverTraffic(proxy, AGENT, UUID.randomUUID().toString().substring(0, 8));
+        long killed;
+        try (traffic) {
+            assertThat(webhook(leader, commit).statusCode()).isEqualTo(202);
+            awaitTrue(Duration.ofSeconds(60), () -> count("documents") > before + 20, "the ingest under way");
+            awaitTrue(Duration.ofSeconds(120), () -> traffic.posted.size() >= 10 && traffic.calls.size() >= 5,
+                    "traffic under way");
+            traffic.openStreamsUntilOneOn(leader.port, CHARLIE, 12, Duration.ofSeconds(60));
+            ResumingEventStream onWriter = traffic.streams.get(traffic.streams.size() - 1);
+            awaitTrue(Duration.ofSeconds(60), () -> !ofRun(onWriter, traffic.agent).isEmpty(),
+                    "the stream on the writer live");
+            int atKill = count("documents");
+            killed = System.nanoTime();
+            leader.kill();
+            HUBS.remove(leader);
+            assertThat(atKill).as("killed in the middle").isLessThan(before + BULK_NOTES);
+            awaitTrue(Duration.ofSeconds(300), () -> traffic.posted.values().stream().filter(t -> t > killed).count()
+                    >= 20 && traffic.calls.stream().filter(c -> c.startNanos() > killed).count() >= 10,
+                    "traffic goes on after the kill");
+            traffic.stop();
+            awaitTrue(Duration.ofSeconds(120), () -> traffic.streams.stream().allMatch(st -> ofRun(st, traffic.agent)
+                    .stream().map(ResumingEventStream.Received::id).collect(Collectors.toSet())
+                    .containsAll(ackedSince(traffic, st))), "every acknowledged event on every stream");
+            checkFailover(traffic, leader.port, killed);
+        }
 
         HubProcess next = awaitLeader(killed);
         // the new writer embeds the ~200 notes (~800 chunks) left: 80-140 s at 6-10 chunks/s on a 2-core machine
@@ -295,7 +504,7 @@ class HubClusterTest {
     }
 
     @Test
-    @Order(6)
+    @Order(9)
     void withForgejoDownWhileTheWriterDiesTheDraftStillBecomesExactlyOnePullRequest() throws Exception {
         forgejoDown();
         HubProcess leader = leader();
@@ -475,7 +684,104 @@ class HubClusterTest {
         return (int) client.count(c -> c.index(INDEX)).count();
     }
 
+    /** The events acknowledged to {@code traffic} that were posted after {@code stream} first opened. */
+    private static Set<Long> ackedSince(FailoverTraffic traffic, ResumingEventStream stream) {
+        long opened = stream.connections.get(0).nanos();
+        return traffic.posted.entrySet().stream().filter(e -> e.getValue() > opened).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * After {@code traffic}'s replica {@code killedPort} was killed at {@code killedNanos}: every MCP call
+     * succeeded (at most after its one retry); each stream got every acknowledged event once and in id order (an
+     * event whose answer was lost with the replica may be there too), the one on the killed replica by resuming
+     * on another with {@code Last-Event-ID}. Prints the figures.
+     */
+    private static void checkFailover(FailoverTraffic traffic, int killedPort, long killedNanos) {
+        assertThat(traffic.calls).as("MCP calls").allSatisfy(c -> assertThat(c.error()).isNull());
+        long retried = traffic.calls.stream().filter(FailoverTraffic.Call::retried).count();
+        long mcpGap = 0;
+        for (int i = 1; i < traffic.calls.size(); i++) {
+            mcpGap = Math.max(mcpGap, traffic.calls.get(i).endNanos() - traffic.calls.get(i - 1).endNanos());
+        }
+        Set<Long> acked = traffic.posted.keySet();
+        List<Long> delays = new ArrayList<>();
+        String resumed = "";
+        for (ResumingEventStream stream : traffic.streams) {
+            List<Long> ids = ofRun(stream, traffic.agent).stream().map(ResumingEventStream.Received::id).toList();
+            assertThat(ids).as("stream first on port " + stream.connections.get(0).upstream())
+                    .doesNotHaveDuplicates().isSorted().containsAll(ackedSince(traffic, stream));
+            // an event stored by the replica that died before it answered was not acknowledged, but may be there
+            assertThat(ids.stream().filter(id -> !acked.contains(id)).count()).isLessThanOrEqualTo(
+                    traffic.postsRefused.get());
+            ofRun(stream, traffic.agent).stream().filter(e -> acked.contains(e.id()))
+                    .forEach(e -> delays.add((e.nanos() - traffic.posted.get(e.id())) / 1_000_000));
+            ResumingEventStream.Connection atKill = stream.connections.stream()
+                    .filter(c -> c.nanos() <= killedNanos).reduce((a, b) -> b).orElseThrow();
+            if (atKill.upstream() == killedPort && resumed.isEmpty()) {
+                ResumingEventStream.Connection again = stream.connections.stream()
+                        .filter(c -> c.nanos() > killedNanos && c.status() == 200).findFirst().orElseThrow();
+                assertThat(again.upstream()).as("resumed on another replica").isNotEqualTo(killedPort);
+                assertThat(again.lastEventId()).as("resumed with Last-Event-ID").isNotNegative();
+                long lastBefore = stream.events.stream().filter(e -> e.nanos() <= killedNanos)
+                        .mapToLong(ResumingEventStream.Received::nanos).max().orElse(killedNanos);
+                long firstAfter = stream.events.stream().filter(e -> e.nanos() > killedNanos)
+                        .mapToLong(ResumingEventStream.Received::nanos).min().orElseThrow();
+                resumed = "the stream on the killed replica resumed on port " + again.upstream() + " after event #"
+                        + again.lastEventId() + " " + (again.nanos() - killedNanos) / 1_000_000 + " ms after the "
+                        + "kill; no event for " + (firstAfter - lastBefore) / 1_000_000 + " ms on it";
+            }
+        }
+        assertThat(resumed).as("a stream was on the killed replica").isNotEmpty();
+        System.out.println("[cluster] failover through the proxy: MCP " + traffic.calls.size() + " calls, 0 failed, "
+                + retried + " retried once, longest time between two answers " + mcpGap / 1_000_000 + " ms; events "
+                + acked.size() + " acknowledged, " + traffic.postsRefused.get() + " refused while the replica died, "
+                + "on " + traffic.streams.size() + " streams 0 lost, 0 duplicated, post-to-receipt (ms) p50 "
+                + percentile(delays, 50) + ", p95 " + percentile(delays, 95) + "; " + resumed);
+    }
+
+    /** A request through the proxy with the bearer of {@code token}. */
+    private static HttpResponse<String> proxied(String method, String path, String body, Supplier<String> token,
+                                                Map<String, String> headers) throws IOException {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(proxy.url() + path)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token.get())
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            r.header("Content-Type", "application/json");
+        }
+        headers.forEach(r::header);
+        try {
+            return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    /** An event of {@code agent} in project poimen with its sequence number. */
+    private static String event(String agent, int seq) {
+        return JSON.createObjectNode().put("agent_id", agent).put("type", "tool_invoked").set("payload",
+                JSON.createObjectNode().put("project", "poimen").put("seq", seq)).toString();
+    }
+
+    /** The events {@code stream} received of the agents whose id contains {@code run}. */
+    private static List<ResumingEventStream.Received> ofRun(ResumingEventStream stream, String run) {
+        return stream.events.stream().filter(e -> e.event().path("agent_id").asText().contains(run)).toList();
+    }
+
+    /** The {@code p}th percentile of {@code values} (nearest rank). */
+    private static long percentile(List<Long> values, int p) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(Math.max(0, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+
     private static void awaitTrue(Duration limit, Callable<Boolean> condition, String what) throws Exception {
+        awaitTrue(limit, Duration.ofMillis(50), condition, what);
+    }
+
+    private static void awaitTrue(Duration limit, Duration poll, Callable<Boolean> condition, String what)
+            throws Exception {
         long end = System.nanoTime() + limit.toNanos();
         while (true) {
             if (Boolean.TRUE.equals(condition.call())) {
@@ -486,7 +792,7 @@ class HubClusterTest {
                 HUBS.forEach(h -> logs.append("\n--- ").append(h).append('\n').append(h.logTail()));
                 throw new AssertionError("timed out waiting for: " + what + logs);
             }
-            Thread.sleep(50);
+            Thread.sleep(poll.toMillis());
         }
     }
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** One hub started as its own JVM ({@code io.poimen.memory.cli.PoimenCli}) from this test JVM's class path. */
 final class HubProcess {
@@ -26,9 +27,9 @@ final class HubProcess {
     final int port;
     final Path log;
     private final Process process;
-    private final String token;
+    private final Supplier<String> token;
 
-    private HubProcess(String name, int port, Path log, Process process, String token) {
+    private HubProcess(String name, int port, Path log, Process process, Supplier<String> token) {
         this.name = name;
         this.port = port;
         this.log = log;
@@ -36,8 +37,12 @@ final class HubProcess {
         this.token = token;
     }
 
-    /** Starts {@code serve} on a free port with {@code properties} as {@code --key=value} arguments. */
-    static HubProcess start(String name, Path dir, Map<String, String> properties, String token) throws IOException {
+    /**
+     * Starts {@code serve} on a free port with {@code properties} as {@code --key=value} arguments; this class's
+     * requests carry the bearer {@code token} gives.
+     */
+    static HubProcess start(String name, Path dir, Map<String, String> properties, Supplier<String> token)
+            throws IOException {
         int port = freePort();
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -93,7 +98,8 @@ final class HubProcess {
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
         try {
-            return HTTP.send(request.timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).build(),
+            return HTTP.send(request.timeout(Duration.ofSeconds(30))
+                            .header("Authorization", "Bearer " + token.get()).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

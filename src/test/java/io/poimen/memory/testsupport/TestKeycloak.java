@@ -88,6 +88,24 @@ public final class TestKeycloak {
                 "password", username, "scope", "openid")).path("access_token").asText();
     }
 
+    /**
+     * A user of the realm for one test (password: the username), with {@code groups} (names) and the realm roles
+     * {@code roles}; made on first use, as it is, if it exists.
+     */
+    public static synchronized void ensureUser(String username, List<String> groups, List<String> roles) {
+        if (!admin("GET", "/users?exact=true&username=" + username, null).isEmpty()) {
+            return;
+        }
+        admin("POST", "/users", Map.of("username", username, "enabled", true, "firstName", username,
+                "lastName", "Test", "email", username + "@example.org", "emailVerified", true,
+                "groups", groups.stream().map(g -> "/" + g).toList(),
+                "credentials", List.of(Map.of("type", "password", "value", username, "temporary", false))));
+        String id = admin("GET", "/users?exact=true&username=" + username, null).path(0).path("id").asText();
+        ArrayNode mapped = JSON.createArrayNode();
+        roles.forEach(r -> mapped.add(admin("GET", "/roles/" + r, null)));
+        admin("POST", "/users/" + id + "/role-mappings/realm", mapped);
+    }
+
     /** Lets the web UI of the hub at {@code origin} log in: its callback page becomes a redirect URI (and origin). */
     public static synchronized void allowHub(String origin) {
         JsonNode client = client(UI_CLIENT);
