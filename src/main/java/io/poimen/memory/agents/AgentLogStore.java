@@ -106,9 +106,17 @@ public class AgentLogStore {
      * (null = any) and were stored at {@code notBefore} or later, in id order.
      */
     public List<AgentEvent> missed(long id, String agentId, String sessionId, Instant notBefore, int limit) {
-        StringBuilder sql = new StringBuilder(COLUMNS + " where id > ? and created_at >= ?");
-        List<Object> args = new ArrayList<>(List.of(id, Timestamp.valueOf(LocalDateTime.ofInstant(notBefore,
-                ZoneOffset.UTC))));
+        List<AgentEvent> rows = new ArrayList<>(newestFirst("id > ? and created_at >= ?", List.of(id,
+                Timestamp.valueOf(LocalDateTime.ofInstant(notBefore, ZoneOffset.UTC))), agentId, sessionId, limit));
+        Collections.reverse(rows);
+        return rows;
+    }
+
+    /** The newest {@code limit} events that meet {@code where} (with {@code args}) and the filters (null = any). */
+    private List<AgentEvent> newestFirst(String where, List<Object> whereArgs, String agentId, String sessionId,
+                                         int limit) {
+        StringBuilder sql = new StringBuilder(COLUMNS + " where " + where);
+        List<Object> args = new ArrayList<>(whereArgs);
         if (agentId != null) {
             sql.append(" and agent_id = ?");
             args.add(agentId);
@@ -119,9 +127,7 @@ public class AgentLogStore {
         }
         sql.append(" order by id desc limit ?");
         args.add(limit);
-        List<AgentEvent> rows = new ArrayList<>(jdbc.query(sql.toString(), this::row, args.toArray()));
-        Collections.reverse(rows);
-        return rows;
+        return jdbc.query(sql.toString(), this::row, args.toArray());
     }
 
     /** The latest {@code limit} events matching the filters (null = any), oldest first. */
@@ -139,20 +145,7 @@ public class AgentLogStore {
         int page = Math.max(limit, 100);
         // a viewer who may see little of a long log does not page through all of it
         for (int pages = 0; pages < MAX_PAGES && kept.size() < limit; pages++) {
-            StringBuilder sql = new StringBuilder(COLUMNS + " where id < ?");
-            List<Object> args = new ArrayList<>();
-            args.add(before);
-            if (agentId != null) {
-                sql.append(" and agent_id = ?");
-                args.add(agentId);
-            }
-            if (sessionId != null) {
-                sql.append(" and session_id = ?");
-                args.add(sessionId);
-            }
-            sql.append(" order by id desc limit ?");
-            args.add(page);
-            List<AgentEvent> rows = jdbc.query(sql.toString(), this::row, args.toArray());
+            List<AgentEvent> rows = newestFirst("id < ?", List.of(before), agentId, sessionId, page);
             for (AgentEvent e : rows) {
                 AgentEvent shown = view.apply(e);
                 if (shown != null && kept.size() < limit) {
