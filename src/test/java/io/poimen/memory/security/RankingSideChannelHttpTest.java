@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.nimbusds.jose.JOSEObjectType;
 import io.poimen.memory.testsupport.AnswerFigures;
+import io.poimen.memory.testsupport.TestIssuer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -47,8 +45,7 @@ import org.springframework.util.FileSystemUtils;
         "poimen.vault.ingest-on-startup=true",
         "camel.main.routes-reload-enabled=false"})
 class RankingSideChannelHttpTest {
-    static final String ISSUER = "poimen-ranking";
-    static final MockOAuth2Server OAUTH = new MockOAuth2Server();
+    static MockOAuth2Server issuer;
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static final int QUERY_COUNT = 60;
@@ -87,20 +84,19 @@ class RankingSideChannelHttpTest {
     static final List<String> HEAVY = WORDS.subList(0, 24);
 
     static Path vault;
-    static boolean issuerStarted;
 
     @LocalServerPort int port;
 
     @DynamicPropertySource
     static synchronized void issuerAndVault(DynamicPropertyRegistry registry) throws IOException {
-        if (!issuerStarted) { // one issuer for this class and its prod-store subclass (stopped with the JVM)
-            OAUTH.start();
-            issuerStarted = true;
+        if (issuer == null) { // one issuer for this class and its prod-store subclass (stopped with the JVM)
+            issuer = TestIssuer.start();
         }
         vault = Path.of("target/it-ranking/vault-" + java.util.UUID.randomUUID());
         writeVault(vault);
         Path v = vault;
-        registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
+        String issuerUrl = TestIssuer.issuerUrl(issuer);
+        registry.add("poimen.security.issuer-uri", () -> issuerUrl);
         registry.add("poimen.vault.path", v::toString);
     }
 
@@ -183,20 +179,14 @@ class RankingSideChannelHttpTest {
         return List.copyOf(out);
     }
 
-    static String token(String sub, List<String> groups, List<String> roles) {
-        return OAUTH.issueToken(ISSUER, "poimen-cli", new DefaultOAuth2TokenCallback(ISSUER, sub,
-                JOSEObjectType.JWT.getType(), List.of("poimen-memory"), Map.of("groups", groups, "roles", roles),
-                3600)).serialize();
-    }
-
     /** Reads project rank and shared/concepts; none of the denied places. */
     static String charlie() {
-        return token("charlie", List.of("platform-team"), List.of("viewer"));
+        return TestIssuer.token(issuer, "charlie", List.of("platform-team"), List.of("viewer"));
     }
 
     /** Reads everything; may reindex. */
     static String dana() {
-        return token("dana", List.of("platform-team", "ml-team"), List.of("admin"));
+        return TestIssuer.token(issuer, "dana", List.of("platform-team", "ml-team"), List.of("admin"));
     }
 
     HttpResponse<String> query(String bearer, String text, String method) throws Exception {
