@@ -24,7 +24,16 @@ public class OidcAccessChecks implements AccessChecks {
 
     @Override
     public void requireAdmin(Caller caller, String traceId) {
-        orForbidden(access.check(caller, VaultResource.endpoint("admin"), Action.ADMIN, traceId));
+        orForbidden(adminDecision(caller, traceId));
+    }
+
+    @Override
+    public boolean isAdmin(Caller caller, String traceId) {
+        return adminDecision(caller, traceId).allowed();
+    }
+
+    private AccessDecision adminDecision(Caller caller, String traceId) {
+        return access.check(caller, VaultResource.endpoint("admin"), Action.ADMIN, traceId);
     }
 
     private void require(Caller caller, String vaultPath, Action action, String traceId) {

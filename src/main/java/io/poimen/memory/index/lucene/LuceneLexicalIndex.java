@@ -25,7 +25,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -45,7 +45,8 @@ import org.apache.lucene.store.Directory;
  * <p>Query, mirroring OpenSearch's {@code multi_match}/{@code best_fields}: for each field a disjunction of the
  * analyzed query terms, the fields joined by a dis-max with {@code content} boosted ×2. The exact dis-max is
  * boosted ×{@value #EXACT_BOOST}; a second dis-max of {@link FuzzyQuery} clauses (max edits 1 for analyzed terms of
- * 5–7 characters, 2 from 8; shorter terms, terms a text field holds and the path field are not fuzzed) supplies typo tolerance at boost 1, so exact matches
+ * 5–7 characters, 2 from 8; shorter terms, terms a text field of a chunk in scope holds and the path field are
+ * not fuzzed) supplies typo tolerance at boost 1, so exact matches
  * win. Query size is capped as described in {@link QueryTokens}. Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters.
  */
 public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
@@ -117,13 +118,13 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
             return List.of();
         }
         return store.hits(searcher -> {
-            Query match = matchQuery(query, searcher.getIndexReader());
+            Query inScope = scope.paths() == null ? null
+                    : store.scopeFilter(PATH, scope.paths(), searcher.getIndexReader());
+            Query match = matchQuery(query, searcher, inScope);
             if (match == null) {
                 return null;
             }
             BooleanQuery.Builder bool = new BooleanQuery.Builder().add(match, Occur.MUST);
-            Query inScope = scope.paths() == null ? null
-                    : store.scopeFilter(PATH, scope.paths(), searcher.getIndexReader());
             if (inScope != null) {
                 bool.add(inScope, Occur.FILTER);
             }
@@ -142,7 +143,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         if (text == null || text.isBlank() || k <= 0) {
             return List.of();
         }
-        return store.hits(searcher -> matchQuery(text, searcher.getIndexReader()), k, CHUNK_ID, score -> score);
+        return store.hits(searcher -> matchQuery(text, searcher, null), k, CHUNK_ID, score -> score);
     }
 
     @Override
@@ -164,11 +165,15 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
 
     /**
      * Exact and fuzzy dis-max clauses, or null when the query has no terms after analysis. Only a term no text
-     * field holds is fuzzed, and not in the path field: that is the typo case, and expanding terms that are there
-     * anyway cost most of the branch's time (a Levenshtein automaton and a walk of the terms dictionary per term
-     * and field).
+     * field of a chunk in scope holds is fuzzed, and not in the path field: that is the typo case, and expanding
+     * terms that are there anyway cost most of the branch's time (a Levenshtein automaton and a walk of the terms
+     * dictionary per term and field). Held in scope, not anywhere in the index: otherwise a word only notes the
+     * caller may not read hold would switch typo tolerance off, and which readable chunks match would tell that
+     * such a note holds the word.
+     *
+     * @param inScope the scope's filter, null for every chunk
      */
-    private Query matchQuery(String text, IndexReader reader) throws IOException {
+    private Query matchQuery(String text, IndexSearcher searcher, Query inScope) throws IOException {
         List<Query> exactFields = new ArrayList<>();
         List<Query> fuzzyFields = new ArrayList<>();
         Map<String, Boolean> held = new HashMap<>(); // the text fields share one analysis: ask once per term
@@ -189,7 +194,8 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
                 exact.add(new TermQuery(t), Occur.SHOULD);
                 int edits = maxEdits(term);
                 if (typoTolerant && edits > 0 && position <= QueryTokens.MAX_FUZZY_TERMS
-                        && !field.getKey().equals(SOURCE) && !held.computeIfAbsent(term, x -> held(reader, x))) {
+                        && !field.getKey().equals(SOURCE)
+                        && !held.computeIfAbsent(term, x -> held(searcher, x, inScope))) {
                     fuzzy.add(new FuzzyQuery(t, edits, 0, QueryTokens.FUZZY_EXPANSIONS, true), Occur.SHOULD);
                     anyFuzzy = true;
                 }
@@ -210,15 +216,30 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         return match.build();
     }
 
-    /** Whether a text field (content, breadcrumb, heading: the same English analysis) holds {@code term}. */
-    private static boolean held(IndexReader reader, String term) {
+    /**
+     * Whether a text field (content, breadcrumb, heading: the same English analysis) of a live chunk in scope holds
+     * {@code term}. The terms dictionary answers most terms (a typo is in no chunk); a term it holds is looked for
+     * in the scope's chunks, up to the first one (the scope's filter is cached per segment).
+     */
+    private static boolean held(IndexSearcher searcher, String term, Query inScope) {
         try {
+            BooleanQuery.Builder fields = new BooleanQuery.Builder();
+            boolean anywhere = false;
             for (String field : List.of(CONTENT, BREADCRUMB, HEADING)) {
-                if (reader.docFreq(new Term(field, term)) > 0) {
-                    return true;
+                Term t = new Term(field, term);
+                if (searcher.getIndexReader().docFreq(t) > 0) {
+                    fields.add(new TermQuery(t), Occur.SHOULD);
+                    anywhere = true;
                 }
             }
-            return false;
+            if (!anywhere) {
+                return false;
+            }
+            BooleanQuery.Builder q = new BooleanQuery.Builder().add(fields.build(), Occur.FILTER);
+            if (inScope != null) {
+                q.add(inScope, Occur.FILTER);
+            }
+            return LuceneStore.anyLiveMatch(searcher, q.build());
         } catch (IOException e) {
             throw new UncheckedIOException("Reading the terms of the lexical index failed", e);
         }

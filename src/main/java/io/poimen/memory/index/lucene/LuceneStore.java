@@ -22,11 +22,16 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LRUQueryCache;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
@@ -307,6 +312,25 @@ public final class LuceneStore implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** Whether a live document matches {@code query}; stops at the first one. */
+    static boolean anyLiveMatch(IndexSearcher searcher, Query query) throws IOException {
+        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            ScorerSupplier supplier = weight.scorerSupplier(leaf);
+            if (supplier == null) {
+                continue;
+            }
+            Bits live = leaf.reader().getLiveDocs();
+            DocIdSetIterator docs = supplier.get(1).iterator();
+            for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+                if (live == null || live.get(d)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Live documents. */

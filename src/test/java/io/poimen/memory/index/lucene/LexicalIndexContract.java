@@ -82,7 +82,7 @@ public abstract class LexicalIndexContract {
         List<Hit> hits = index.search("CrashLoopBackOff", SearchScope.all(), 10);
 
         // "CrashLoopBackOn" is two edits away: a fuzzy clause may find it (OpenSearch fuzzes every term; Lucene
-        // only terms the index does not hold), but never above the exact match
+        // only terms no chunk in scope holds), but never above the exact match
         assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
         assertThat(hits.subList(1, hits.size())).allSatisfy(h -> assertThat(h.score()).isLessThan(hits.get(0).score()));
     }
@@ -94,6 +94,23 @@ public abstract class LexicalIndexContract {
         List<Hit> hits = index.search("CrashLopBackOff", SearchScope.all(), 10);
 
         assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
+    }
+
+    @Test
+    void aWordOnlyChunksOutOfScopeOrDeletedHoldLeavesTypoToleranceOnInScope() {
+        Chunk readable = chunk("projects/p/readable.md", 0, "The glimmerbrook runbook drains the node first.");
+        index.upsert(List.of(readable, chunk("projects/p/other.md", 0, "Nothing of the sort here.")));
+        SearchScope scope = SearchScope.of(Set.of(readable.path(), "projects/p/other.md"));
+        List<String> before = ids(index.search("glimmerbrock", scope, 10));
+        assertThat(before).containsExactly(readable.id());
+
+        // the exact word, held by a chunk out of scope (a note the caller may not read) and by a deleted one
+        index.upsert(List.of(chunk("projects/p/secret/hidden.md", 0, "The glimmerbrock plan."),
+                chunk("projects/q/gone.md", 0, "The glimmerbrock draft.")));
+        index.deleteByPath("projects/q/gone.md");
+        assertThat(ids(index.search("glimmerbrock", scope, 10))).isEqualTo(before);
+        assertThat(ids(index.search("glimmerbrock", SearchScope.all(), 10)))
+                .contains("projects/p/secret/hidden.md#0").doesNotContain("projects/q/gone.md#0");
     }
 
     @Test
