@@ -46,6 +46,25 @@ public final class VaultTextAnalyzer extends StopwordAnalyzerBase {
         super(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
     }
 
+    /**
+     * Whether a character is written in a script this analysis splits into characters and pairs: Han, hiragana,
+     * katakana, Hangul (the scripts of the standard tokenizer's CJK token types).
+     */
+    public static boolean isCjk(int codePoint) {
+        Character.UnicodeScript script = Character.UnicodeScript.of(codePoint);
+        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
+                || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.HANGUL;
+    }
+
+    /**
+     * How many words a token counts as: 1, or for a token holding CJK characters one per two of them (rounded up:
+     * most Chinese and Japanese words have two characters), since those scripts write no space between words.
+     */
+    public static int words(String token) {
+        long cjk = token.codePoints().filter(VaultTextAnalyzer::isCjk).count();
+        return cjk == 0 ? 1 : (int) ((cjk + 1) / 2 + (cjk < token.codePointCount(0, token.length()) ? 1 : 0));
+    }
+
     @Override
     protected TokenStreamComponents createComponents(String fieldName) {
         Tokenizer source = new StandardTokenizer();
