@@ -22,11 +22,16 @@ public final class Terms {
 
     /** Analyzed terms of {@code text}, in order, duplicates kept. */
     public static List<String> analyze(String text) {
+        return analyze(ANALYZER, "t", text);
+    }
+
+    /** The terms {@code analyzer} gives {@code text} in {@code field}, in order, duplicates kept. */
+    public static List<String> analyze(Analyzer analyzer, String field, String text) {
         List<String> out = new ArrayList<>();
         if (text == null || text.isBlank()) {
             return out;
         }
-        try (TokenStream ts = ANALYZER.tokenStream("t", text)) {
+        try (TokenStream ts = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
             while (ts.incrementToken()) {

@@ -2,8 +2,6 @@ package io.poimen.memory.vault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -11,9 +9,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.junit.jupiter.api.Test;
 
 class VaultTextAnalyzerTest {
@@ -21,18 +17,7 @@ class VaultTextAnalyzerTest {
     private static final Analyzer ENGLISH = new EnglishAnalyzer();
 
     static List<String> terms(Analyzer analyzer, String text) {
-        List<String> out = new ArrayList<>();
-        try (TokenStream ts = analyzer.tokenStream("f", text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        return out;
+        return Terms.analyze(analyzer, "f", text);
     }
 
     @Test

@@ -1,18 +1,15 @@
 package io.poimen.memory.index.lucene;
 
+import io.poimen.memory.vault.Terms;
 import io.poimen.memory.vault.VaultTextAnalyzer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The BM25 query both lexical indexes send, so that Lucene and OpenSearch rank alike: the query text analysed
@@ -104,17 +101,6 @@ public final class LexicalQueryPlan {
     }
 
     private static Set<String> analyze(String field, String text) {
-        Set<String> terms = new LinkedHashSet<>();
-        try (TokenStream ts = ANALYZER.tokenStream(field, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                terms.add(term.toString());
-            }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Analyzing the query failed", e);
-        }
-        return terms;
+        return new LinkedHashSet<>(Terms.analyze(ANALYZER, field, text));
     }
 }

@@ -102,17 +102,8 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         }
     }
 
-    private static List<String> analyze(String field, String text) throws java.io.IOException {
-        List<String> out = new java.util.ArrayList<>();
-        try (var ts = LexicalQueryPlan.analyzer().tokenStream(field, text)) {
-            var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                out.add(term.toString());
-            }
-            ts.end();
-        }
-        return out;
+    private static List<String> analyze(String field, String text) {
+        return io.poimen.memory.vault.Terms.analyze(LexicalQueryPlan.analyzer(), field, text);
     }
 
     @Test
