@@ -187,16 +187,37 @@ public final class LuceneStore implements AutoCloseable {
         });
     }
 
+    /**
+     * The top {@code k} by score, ties broken by the id (Lucene's own order breaks them by document number, which
+     * depends on when a chunk was written). Equal scores are common (BM25 length norms are one byte), so when the
+     * k-th score is shared beyond the k-th place, the search is repeated deeper until every chunk of that score
+     * is in, and the smallest ids among them are kept.
+     */
     private List<Hit> top(IndexSearcher searcher, Query query, int k, String idField,
                           DoubleUnaryOperator score) throws IOException {
         ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
-        List<Hit> hits = new ArrayList<>(docs.length);
+        int depth = k;
+        int max = Math.max(k, searcher.getIndexReader().maxDoc());
+        while (docs.length == depth && depth < max && docs[depth - 1].score == docs[k - 1].score) {
+            depth = (int) Math.min(max, 2L * depth);
+            docs = searcher.search(query, depth).scoreDocs;
+        }
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<ScoredId> ranked = new ArrayList<>(docs.length);
         for (ScoreDoc doc : docs) {
             LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc.doc, leaves));
-            hits.add(new Hit(id(leaf, doc.doc - leaf.docBase, idField), score.applyAsDouble(doc.score)));
+            ranked.add(new ScoredId(id(leaf, doc.doc - leaf.docBase, idField), doc.score));
+        }
+        ranked.sort(java.util.Comparator.comparingDouble(ScoredId::score).reversed()
+                .thenComparing(ScoredId::id));
+        List<Hit> hits = new ArrayList<>(Math.min(k, ranked.size()));
+        for (ScoredId r : ranked.subList(0, Math.min(k, ranked.size()))) {
+            hits.add(new Hit(r.id(), score.applyAsDouble(r.score())));
         }
         return hits;
+    }
+
+    private record ScoredId(String id, float score) {
     }
 
     private String id(LeafReaderContext leaf, int doc, String idField) throws IOException {
