@@ -101,26 +101,45 @@ public class AgentEventAccess {
             });
         }
 
+        /**
+         * {@code s} as a whole names a path the viewer may not read: a vault path as events carry it (a note's exact
+         * path names that note only), or any form {@link PathMentions} reads as a note (another case, {@code %2F}, a
+         * slash look-alike, a relative path, a bare name).
+         */
+        private boolean namesDenied(String s) {
+            if (looksLikePath(s) && !allows(s)) {
+                return true;
+            }
+            return !vaultPaths.get().contains(s)
+                    && PathMentions.named(s, vaultPaths.get()).stream().anyMatch(p -> !allows(p));
+        }
+
         /** The value without what names a denied path; {@link #DROP} when the value itself must go. */
         private Object clean(Object value) {
             if (value instanceof String s) {
-                if (looksLikePath(s)) {
-                    return allows(s) ? s : DROP;
+                if (namesDenied(s)) {
+                    return DROP;
                 }
-                return PathMentions.withoutDenied(s, vaultPaths.get(), this::allows);
+                return looksLikePath(s) ? s : PathMentions.withoutDenied(s, vaultPaths.get(), this::allows);
             }
             if (value instanceof Map<?, ?> map) {
                 Map<String, Object> out = new LinkedHashMap<>();
                 for (Map.Entry<?, ?> e : map.entrySet()) {
                     // an object naming a denied note describes that note (heading, score, text): all of it goes
-                    if (e.getValue() instanceof String s && looksLikePath(s) && !allows(s)) {
+                    if (e.getValue() instanceof String s && namesDenied(s)) {
                         return DROP;
                     }
                 }
                 for (Map.Entry<?, ?> e : map.entrySet()) {
+                    String key = String.valueOf(e.getKey());
+                    // a key naming a denied path ({"projects/p/secret.md": 0.9}) goes with its value
+                    if (vaultPaths.get().contains(key) ? !allows(key) : namesDenied(key)
+                            || !key.equals(PathMentions.withoutDenied(key, vaultPaths.get(), this::allows))) {
+                        continue;
+                    }
                     Object v = clean(e.getValue());
                     if (v != DROP) {
-                        out.put(String.valueOf(e.getKey()), v);
+                        out.put(key, v);
                     }
                 }
                 return out;

@@ -114,7 +114,7 @@ public class WikiLinkParser {
     }
 
     /** Decodes {@code %XX} sequences as UTF-8, the way a browser's {@code decodeURI} does; {@code +} stays a plus. */
-    static String percentDecode(String s) {
+    public static String percentDecode(String s) {
         if (s.indexOf('%') < 0) {
             return s;
         }
