@@ -1,7 +1,10 @@
 package io.poimen.memory.agents;
 
 import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Action;
 import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.OidcAccessChecks;
+import io.poimen.memory.security.VaultResource;
 import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.api.ApiException;
@@ -31,7 +34,10 @@ public class AgentEventAccess {
         this.vaultPaths = vaultPaths;
     }
 
-    /** @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it */
+    /**
+     * @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it; the same
+     *                      403 for a project with no notes, so the answer does not tell a missing project from a denied one
+     */
     public void requireProject(Caller caller, String project, String traceId) {
         if (caller.anonymous()) {
             return;
@@ -39,7 +45,11 @@ public class AgentEventAccess {
         if (project.isBlank() || project.contains("/")) {
             throw ApiException.badRequest("payload.project must be a project folder name, got " + project);
         }
-        checks.requireRead(caller, VaultPaths.PROJECTS + project + "/", traceId);
+        String folder = VaultPaths.PROJECTS + project + "/";
+        checks.requireRead(caller, folder, traceId);
+        if (vaultPaths.get().stream().noneMatch(p -> p.startsWith(folder))) {
+            throw OidcAccessChecks.denied(Action.READ, VaultResource.project(project));
+        }
     }
 
     /** A viewer for one request (or one stream subscription); its decisions are audited under {@code traceId}. */
