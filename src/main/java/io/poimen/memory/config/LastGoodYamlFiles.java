@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,25 +116,27 @@ public final class LastGoodYamlFiles {
     }
 
     /**
-     * {@code file} while {@code culprit}, another file next to it, is rejected with {@code error} (a misnamed
-     * copy such as {@code _access.yml}): a good {@code file} on disk stays in force; an absent one keeps its last
-     * good version (it may have been renamed into the culprit), else it is {@link Loaded#unparseable}. The culprit is
-     * reported in {@link #rejected()} until {@link #culpritGone} is called for it.
+     * {@code file} while {@code culprits}, other files next to it, are rejected (misnamed copies such as
+     * {@code _access.yml}, each with its {@code error}): a good {@code file} on disk stays in force; an absent one
+     * keeps its last good version (it may have been renamed into a culprit), else it is {@link Loaded#unparseable}.
+     * Each culprit is reported in {@link #rejected()} until {@link #culpritGone} is called for it.
      */
-    public <T> Loaded<T> loadBeside(Path file, String key, Path culprit, String error,
+    public <T> Loaded<T> loadBeside(Path file, String key, List<Path> culprits, Function<Path, String> error,
                                     Function<Map<String, Object>, T> parser) {
         Loaded<T> loaded;
         if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             loaded = load(file, key, parser);
         } else {
             Loaded<T> kept = lastGood(file, cacheKey(file, key), parser);
-            loaded = kept != null ? kept : new Loaded<>(null, error, true);
+            loaded = kept != null ? kept : new Loaded<>(null, error.apply(culprits.get(0)), true);
         }
         boolean inForce = loaded.present() && !loaded.unparseable();
-        Rejection why = new Rejection(inForce ? "rejected, previous version in force: "
-                : "rejected, " + withoutGoodVersion + ": ", error);
-        if (!why.equals(rejected.put(culprit, why))) {
-            log.error("{} {} {}", what, culprit, why);
+        for (Path culprit : culprits) {
+            Rejection why = new Rejection(inForce ? "rejected, previous version in force: "
+                    : "rejected, " + withoutGoodVersion + ": ", error.apply(culprit));
+            if (!why.equals(rejected.put(culprit, why))) {
+                log.error("{} {} {}", what, culprit, why);
+            }
         }
         return loaded;
     }

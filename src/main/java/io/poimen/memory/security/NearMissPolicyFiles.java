@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -17,7 +19,7 @@ import java.util.function.Consumer;
  * of notes is not listed on every decision.
  */
 final class NearMissPolicyFiles {
-    private record Scan(FileTime modified, Path found) {
+    private record Scan(FileTime modified, List<Path> found) {
     }
 
     private final Map<Path, Scan> scans = new ConcurrentHashMap<>();
@@ -28,8 +30,8 @@ final class NearMissPolicyFiles {
         this.gone = gone;
     }
 
-    /** The near-miss in {@code dir} (the first by name), or null; null too when {@code dir} is not a folder. */
-    Path in(Path dir) {
+    /** The near-misses in {@code dir} by name, none when {@code dir} is not a folder. */
+    List<Path> in(Path dir) {
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(dir, BasicFileAttributes.class);
@@ -43,30 +45,27 @@ final class NearMissPolicyFiles {
         if (known != null && known.modified().equals(attrs.lastModifiedTime())) {
             return known.found();
         }
-        Path found = null;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path e : entries) {
-                String name = e.getFileName().toString();
-                if (PolicyFileNames.nearMiss(name) && (found == null
-                        || name.compareTo(found.getFileName().toString()) < 0)) {
-                    found = e;
-                }
-            }
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir,
+                e -> PolicyFileNames.nearMiss(e.getFileName().toString()))) {
+            entries.forEach(found::add);
         } catch (IOException e) {
             return forget(dir);
         }
-        scans.put(dir, new Scan(attrs.lastModifiedTime(), found));
-        if (known != null && known.found() != null && !known.found().equals(found)) {
-            gone.accept(known.found());
+        found.sort(null);
+        List<Path> now = List.copyOf(found);
+        scans.put(dir, new Scan(attrs.lastModifiedTime(), now));
+        if (known != null) {
+            known.found().stream().filter(p -> !now.contains(p)).forEach(gone);
         }
-        return found;
+        return now;
     }
 
-    private Path forget(Path dir) {
+    private List<Path> forget(Path dir) {
         Scan known = scans.remove(dir);
-        if (known != null && known.found() != null) {
-            gone.accept(known.found());
+        if (known != null) {
+            known.found().forEach(gone);
         }
-        return null;
+        return List.of();
     }
 }

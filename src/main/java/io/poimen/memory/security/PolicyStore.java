@@ -143,9 +143,9 @@ public class PolicyStore {
         // against the unit, so the parse is cached per unit
         String key = resource.type() + ":" + resource.name();
         VaultResource unit = new VaultResource(resource.type(), resource.name());
-        Path nearMiss = nearMisses.in(dir);
-        if (nearMiss != null) {
-            return files.loadBeside(file, key, nearMiss, nearMiss + ": a near-miss of the policy file name "
+        List<Path> nearMiss = nearMisses.in(dir);
+        if (!nearMiss.isEmpty()) {
+            return files.loadBeside(file, key, nearMiss, culprit -> culprit + ": a near-miss of the policy file name "
                     + POLICY_FILE + " (rename or remove it)", yaml -> AccessPolicy.fromYaml(yaml, unit));
         }
         return files.load(file, key, yaml -> AccessPolicy.fromYaml(yaml, unit));
