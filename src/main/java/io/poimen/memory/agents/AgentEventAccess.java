@@ -143,8 +143,8 @@ public class AgentEventAccess {
                 for (Map.Entry<?, ?> e : map.entrySet()) {
                     String key = String.valueOf(e.getKey());
                     // a key naming a denied path ({"projects/p/secret.md": 0.9}) goes with its value
-                    if (vaultPaths.get().contains(key) ? !allows(key) : namesDenied(key)
-                            || !key.equals(PathMentions.withoutDenied(key, vaultPaths.get(), this::allows))) {
+                    if (vaultPaths.get().contains(key) ? !allows(key) : (namesDenied(key)
+                            || !key.equals(PathMentions.withoutDenied(key, vaultPaths.get(), this::allows)))) {
                         continue;
                     }
                     Object v = clean(e.getValue());

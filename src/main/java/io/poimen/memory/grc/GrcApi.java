@@ -236,8 +236,7 @@ public class GrcApi {
      * folder, so may read the file).
      */
     private void refuseCaseClash(String documentPath, ReadAccess read) {
-        Path root = vault.normalize();
-        Path dir = root;
+        Path dir = vault.normalize();
         for (String segment : documentPath.split("/")) {
             if (!Files.isDirectory(dir)) {
                 if (Files.exists(dir)) {

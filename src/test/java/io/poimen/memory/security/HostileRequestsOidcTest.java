@@ -7,6 +7,7 @@ import io.poimen.memory.testsupport.ExistenceProbes;
 import io.poimen.memory.testsupport.HostileMcpRequests;
 import io.poimen.memory.testsupport.HostileRequests;
 import io.poimen.memory.testsupport.OidcHubTestBase;
+import io.poimen.memory.testsupport.PolicyTrace;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -68,13 +69,6 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
      */
     @Test
     void existenceProbesGetTheAnswerOfSomethingMissingAndLeaveNoTrace() throws Exception {
-        double rejected = meters.get("poimen.policy.rejected").tag("file", PolicyStore.POLICY_FILE).gauge().value();
-        ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-                .getLogger(io.poimen.memory.config.LastGoodYamlFiles.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
-                new ch.qos.logback.core.read.ListAppender<>();
-        logged.start();
-        policyLog.addAppender(logged);
         ExistenceProbes probes = new ExistenceProbes(11_2028L, port, List.of(nobody(), charlie(), dave()),
                 List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
                         "projects/poimen/index.md", "shared/concepts/gitops.md",
@@ -83,18 +77,13 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
                         "shared/skills/SKILL-private-debug/SKILL.md"),
                 List.of("ml-training"), List.of(PLANTED_TEXT, PLANTED_HEADING, "not_in_", "_default_deny",
                         "policy_unparseable", "ml-team"));
-        int sent;
-        try {
-            sent = probes.run(400);
-        } finally {
-            policyLog.detachAppender(logged);
+        try (PolicyTrace trace = PolicyTrace.start(meters)) {
+            int sent = probes.run(400);
+            System.out.println("existence probes (oidc): " + sent + " requests; by surface and status: "
+                    + probes.statuses);
+            assertThat(sent).isEqualTo(800);
+            trace.assertNothingLeft();
         }
-        System.out.println("existence probes (oidc): " + sent + " requests; by surface and status: " + probes.statuses);
-        assertThat(sent).isEqualTo(800);
-        assertThat(logged.list).as("no probe logs an error").noneMatch(e ->
-                e.getLevel() == ch.qos.logback.classic.Level.ERROR);
-        assertThat(meters.get("poimen.policy.rejected").tag("file", PolicyStore.POLICY_FILE).gauge().value())
-                .as("no probe moves poimen_policy_rejected").isEqualTo(rejected);
         assertThat(probes.statuses.keySet()).anyMatch(k -> k.endsWith(" 403")).anyMatch(k -> k.endsWith(" 404"))
                 .anyMatch(k -> k.endsWith(" 200"));
     }
