@@ -7,6 +7,7 @@ import io.poimen.memory.security.AccessDecision;
 import io.poimen.memory.security.Action;
 import io.poimen.memory.security.AuditedAccess;
 import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.OidcAccessChecks;
 import io.poimen.memory.security.PathMentions;
 import io.poimen.memory.security.VaultPathGuard;
 import io.poimen.memory.security.VaultResource;
@@ -54,7 +55,10 @@ public class AgentEventAccess {
         this.vaultPaths = vaultPaths;
     }
 
-    /** @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it */
+    /**
+     * @throws ApiException 403 (or 400 for a name that is no project folder) unless the caller may read it; the same
+     *                      403 for a project with no notes, so the answer does not tell a missing project from a denied one
+     */
     public void requireProject(Caller caller, String project, String traceId) {
         if (caller.anonymous()) {
             return;
@@ -62,7 +66,11 @@ public class AgentEventAccess {
         if (project.isBlank() || project.contains("/")) {
             throw ApiException.badRequest("payload.project must be a project folder name, got " + project);
         }
-        checks.requireRead(caller, VaultPaths.PROJECTS + project + "/", traceId);
+        String folder = VaultPaths.PROJECTS + project + "/";
+        checks.requireRead(caller, folder, traceId);
+        if (vaultPaths.get().stream().noneMatch(p -> p.startsWith(folder))) {
+            throw OidcAccessChecks.denied(Action.READ, VaultResource.project(project));
+        }
     }
 
     /** A viewer for one request: each folder is decided once for all the events the request shows. */
@@ -218,8 +226,11 @@ public class AgentEventAccess {
             }
 
             private boolean readableText(String s) {
+                if (namesDenied(s)) {
+                    return false;
+                }
                 if (looksLikePath(s)) {
-                    return allows(s);
+                    return true;
                 }
                 boolean[] denied = {false};
                 PathMentions.withoutDenied(s, vaultPaths.get(), p -> {
@@ -230,26 +241,45 @@ public class AgentEventAccess {
                 return !denied[0];
             }
 
+            /**
+             * {@code s} as a whole names a path the viewer may not read: a vault path as events carry it (a note's
+             * exact path names that note only), or any form {@link PathMentions} reads as a note (another case,
+             * {@code %2F}, a slash look-alike, a relative path, a bare name).
+             */
+            private boolean namesDenied(String s) {
+                if (looksLikePath(s) && !allows(s)) {
+                    return true;
+                }
+                return !vaultPaths.get().contains(s)
+                        && PathMentions.named(s, vaultPaths.get()).stream().anyMatch(p -> !allows(p));
+            }
+
             /** The value without what names a denied path; {@link #DROP} when the value itself must go. */
             Object clean(Object value) {
                 if (value instanceof String s) {
-                    if (looksLikePath(s)) {
-                        return allows(s) ? s : DROP;
+                    if (namesDenied(s)) {
+                        return DROP;
                     }
-                    return PathMentions.withoutDenied(s, vaultPaths.get(), this::allows);
+                    return looksLikePath(s) ? s : PathMentions.withoutDenied(s, vaultPaths.get(), this::allows);
                 }
                 if (value instanceof Map<?, ?> map) {
                     Map<String, Object> out = new LinkedHashMap<>();
                     for (Map.Entry<?, ?> e : map.entrySet()) {
                         // an object naming a denied note describes that note (heading, score, text): all of it goes
-                        if (e.getValue() instanceof String s && looksLikePath(s) && !allows(s)) {
+                        if (e.getValue() instanceof String s && namesDenied(s)) {
                             return DROP;
                         }
                     }
                     for (Map.Entry<?, ?> e : map.entrySet()) {
+                        String key = String.valueOf(e.getKey());
+                        // a key naming a denied path ({"projects/p/secret.md": 0.9}) goes with its value
+                        if (vaultPaths.get().contains(key) ? !allows(key) : (namesDenied(key)
+                                || !key.equals(PathMentions.withoutDenied(key, vaultPaths.get(), this::allows)))) {
+                            continue;
+                        }
                         Object v = clean(e.getValue());
                         if (v != DROP) {
-                            out.put(String.valueOf(e.getKey()), v);
+                            out.put(key, v);
                         }
                     }
                     return out;

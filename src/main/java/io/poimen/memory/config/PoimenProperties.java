@@ -90,7 +90,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /**
      * @param backend lucene (embedded) or opensearch
-     * @param fuzzy   the Lucene BM25 branch also matches terms one or two edits away
+     * @param fuzzy   the BM25 branch (Lucene or OpenSearch) also matches a query term no indexed text holds one or
+     *                two edits away (the typo case)
      */
     public record Lexical(@DefaultValue("lucene") String backend, @DefaultValue("true") boolean fuzzy) {
     }

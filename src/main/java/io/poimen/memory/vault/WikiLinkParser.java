@@ -29,6 +29,15 @@ public class WikiLinkParser {
                     + "(?:\\s+(?:\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()\\n]*\\)))?\\s*\\)");
     private static final Pattern URL_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
 
+    /**
+     * The type {@code link} had as parsed, before it was resolved: what an unresolved link written the same way
+     * shows (a link to a note the caller may not read must look like one).
+     */
+    public static LinkType typeAsWritten(WikiLink link) {
+        List<WikiLink> again = new WikiLinkParser().parse(link.sourcePath(), link.written());
+        return again.isEmpty() ? LinkType.UNKNOWN : again.get(0).type();
+    }
+
     public List<WikiLink> parse(String sourcePath, String markdown) {
         return locate(sourcePath, markdown).stream().map(Located::link).toList();
     }

@@ -3,9 +3,11 @@ package io.poimen.memory.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.ExistenceProbes;
 import io.poimen.memory.testsupport.HostileMcpRequests;
 import io.poimen.memory.testsupport.HostileRequests;
 import io.poimen.memory.testsupport.OidcHubTestBase;
+import io.poimen.memory.testsupport.PolicyTrace;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,4 +71,32 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.startsWith("anonymous") && k.endsWith(" 401"));
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
     }
+
+    /**
+     * Existence probes (issue: existence oracles): a path under an existing note, a note or project the caller may
+     * not read, each against its missing twin, at every note and project surface; the same answer but for the name,
+     * and no probe logs a policy ERROR or moves {@code poimen_policy_rejected}.
+     */
+    @Test
+    void existenceProbesGetTheAnswerOfSomethingMissingAndLeaveNoTrace() throws Exception {
+        ExistenceProbes probes = new ExistenceProbes(11_2028L, port, List.of(nobody(), charlie(), dave()),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
+                        "projects/poimen/index.md", "shared/concepts/gitops.md",
+                        "shared/skills/SKILL-private-debug/SKILL.md"),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md",
+                        "shared/skills/SKILL-private-debug/SKILL.md"),
+                List.of("ml-training"), List.of(PLANTED_TEXT, PLANTED_HEADING, "not_in_", "_default_deny",
+                        "policy_unparseable", "ml-team"));
+        try (PolicyTrace trace = PolicyTrace.start(meters)) {
+            int sent = probes.run(400);
+            System.out.println("existence probes (oidc): " + sent + " requests; by surface and status: "
+                    + probes.statuses);
+            assertThat(sent).isEqualTo(800);
+            trace.assertNothingLeft();
+        }
+        assertThat(probes.statuses.keySet()).anyMatch(k -> k.endsWith(" 403")).anyMatch(k -> k.endsWith(" 404"))
+                .anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired io.micrometer.core.instrument.MeterRegistry meters;
 }

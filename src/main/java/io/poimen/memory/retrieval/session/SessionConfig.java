@@ -85,7 +85,8 @@ public class SessionConfig {
     }
 
     @Bean
-    ProjectsWithCache projectsWithCache(ProjectCacheStats stats) {
-        return new ProjectsWithCache(stats);
+    ProjectsWithCache projectsWithCache(ProjectCacheStats stats, CallerResolver callers,
+                                        io.poimen.memory.security.AccessChecks checks) {
+        return new ProjectsWithCache(stats, callers, checks);
     }
 }

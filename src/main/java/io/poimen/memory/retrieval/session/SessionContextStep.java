@@ -133,8 +133,8 @@ public class SessionContextStep {
             promptTokens = tokens.count(prompt);
         }
         stats.served(response.project(), order.size(), promptTokens, reused);
-        int candidates = ctx.fused.size();
-        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, order.size(),
+        int candidates = ctx.candidates;
+        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, ctx.returned, order.size(),
                 candidates == 0 ? 0 : 1 - (double) order.size() / candidates);
         return response.withContext(new QueryResponse.Context(order, tokensUsed, plain.tokenBudget(),
                 sessionId, key != null ? "session" : "path", promptTokens, prefixReuse), calls);
