@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** One hub started as its own JVM ({@code io.poimen.memory.cli.PoimenCli}) from this test JVM's class path. */
@@ -113,6 +114,25 @@ final class HubProcess {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e + ")";
+        }
+    }
+
+    /**
+     * Writes the process's threads ({@code jcmd Thread.print}) beside its log, for a wait that timed out; the
+     * file's path, or why there is none.
+     */
+    String dumpThreads() {
+        Path dump = log.resolveSibling(name + "-threads-" + System.currentTimeMillis() + ".txt");
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(process.pid()), "Thread.print").redirectErrorStream(true)
+                    .redirectOutput(dump.toFile()).start();
+            return jcmd.waitFor(60, TimeUnit.SECONDS) ? dump.toString() : "(jcmd timed out)";
+        } catch (IOException e) {
+            return "(no thread dump: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
         }
     }
 
