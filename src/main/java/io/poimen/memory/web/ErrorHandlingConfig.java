@@ -1,6 +1,7 @@
 package io.poimen.memory.web;
 
 import io.poimen.memory.config.SecuritySettings;
+import org.apache.camel.CamelContext;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -14,8 +15,8 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 /**
  * The servlet-level guards in front of every route: JSON errors at the Tomcat level, JSON content types on writes,
- * and (in the no-auth mode) loopback Host and Origin only. They run after the trace id filter (errors carry an
- * {@code X-Trace-Id}) and before authentication.
+ * 503 {@code starting} for API calls until the routes are up, and (in the no-auth mode) loopback Host and Origin
+ * only. They run after the trace id filter (errors carry an {@code X-Trace-Id}) and before authentication.
  */
 @Configuration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -48,6 +49,14 @@ public class ErrorHandlingConfig {
     FilterRegistrationBean<BodilessErrorFilter> bodilessErrorFilter() {
         FilterRegistrationBean<BodilessErrorFilter> reg = new FilterRegistrationBean<>(new BodilessErrorFilter());
         reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
+        return reg;
+    }
+
+    @Bean
+    FilterRegistrationBean<StartingFilter> startingFilter(CamelContext camel) {
+        FilterRegistrationBean<StartingFilter> reg = new FilterRegistrationBean<>(
+                new StartingFilter(() -> camel.getStatus().isStarted()));
+        reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 17);
         return reg;
     }
 
