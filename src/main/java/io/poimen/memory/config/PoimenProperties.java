@@ -38,6 +38,7 @@ import org.springframework.validation.annotation.Validated;
  * @param webhook   Forgejo's webhook
  * @param security  authentication of callers
  * @param ui        the web UI
+ * @param http      request limits of the HTTP API
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -53,7 +54,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty ForgejoProperties forgejo,
                                @DefaultValue @NestedConfigurationProperty WebhookProperties webhook,
                                @DefaultValue @NestedConfigurationProperty SecuritySettings security,
-                               @DefaultValue @NestedConfigurationProperty UiSettings ui) {
+                               @DefaultValue @NestedConfigurationProperty UiSettings ui,
+                               @DefaultValue @NestedConfigurationProperty HttpProperties http) {
 
     /**
      * @param path             vault folder (a git clone when git sync is on)

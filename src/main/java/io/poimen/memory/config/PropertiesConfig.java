@@ -38,4 +38,9 @@ public class PropertiesConfig {
     UiSettings uiSettings(PoimenProperties p) {
         return p.ui();
     }
+
+    @Bean
+    HttpProperties httpProperties(PoimenProperties p) {
+        return p.http();
+    }
 }

@@ -313,7 +313,7 @@ public final class HostileRequests {
         return new Answer(status, headers, body);
     }
 
-    private static byte[] readHead(InputStream in) throws IOException {
+    static byte[] readHead(InputStream in) throws IOException {
         java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
         int state = 0;
         for (int b; (b = in.read()) >= 0; ) {
