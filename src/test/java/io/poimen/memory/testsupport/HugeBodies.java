@@ -77,6 +77,16 @@ public final class HugeBodies {
      */
     public static Sent send(int port, String method, String path, Map<String, String> headers, long length,
                             long declared, boolean chunked) throws Exception {
+        return send(port, method, path, headers, length, declared, chunked, PIECE, 0, new AtomicLong());
+    }
+
+    /**
+     * As {@link #send(int, String, String, Map, long, long, boolean)}, the body written in pieces of {@code piece}
+     * bytes with {@code pauseMillis} between them (a slow client), counting in {@code sent} as it goes.
+     */
+    public static Sent send(int port, String method, String path, Map<String, String> headers, long length,
+                            long declared, boolean chunked, int piece, long pauseMillis, AtomicLong sent)
+            throws Exception {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("Host", "127.0.0.1:" + port);
         all.putAll(headers);
@@ -89,36 +99,36 @@ public final class HugeBodies {
         StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n");
         all.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         head.append("\r\n");
-        return send(port, head.toString().getBytes(StandardCharsets.ISO_8859_1), length, chunked);
-    }
-
-    static Sent send(int port, byte[] head, long length, boolean chunked) throws Exception {
-        AtomicLong sent = new AtomicLong();
+        byte[] bytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
         AtomicBoolean answered = new AtomicBoolean();
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();
             Thread writer = new Thread(() -> {
-                byte[] piece = new byte[PIECE];
-                Arrays.fill(piece, (byte) ' ');
+                byte[] bytesOfPiece = new byte[piece];
+                Arrays.fill(bytesOfPiece, (byte) ' ');
                 try {
-                    out.write(head);
+                    out.write(bytes);
                     while (sent.get() < length && !answered.get()) {
-                        int n = (int) Math.min(PIECE, length - sent.get());
+                        int n = (int) Math.min(piece, length - sent.get());
                         if (chunked) {
                             out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                         }
-                        out.write(piece, 0, n);
+                        out.write(bytesOfPiece, 0, n);
                         if (chunked) {
                             out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
                         }
+                        out.flush();
                         sent.addAndGet(n);
+                        if (pauseMillis > 0) {
+                            Thread.sleep(pauseMillis); // a slow client's pace
+                        }
                     }
                     if (chunked && !answered.get()) {
                         out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                     }
                     out.flush();
-                } catch (IOException e) {
+                } catch (IOException | InterruptedException e) {
                     // the hub answered and closed the connection: the rest of the body is not wanted
                 }
             }, "huge-body-writer");
