@@ -4,19 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.testsupport.HostileMcpRequests;
+import io.poimen.memory.config.HttpProperties;
 import io.poimen.memory.testsupport.HostileRequests;
+import io.poimen.memory.testsupport.HugeBodies;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Fuzz test of the hub in oidc mode (issue 12, Done when): generated hostile requests at every endpoint of the
  * OpenAPI document, by callers who may not read the planted ml-team note (no groups, platform, devops) and with
- * bad tokens; no 5xx, every error JSON {@code {error, message}}, and neither the planted note's path, heading nor
- * text in any answer, though an ml-team agent retrieved it before (so it is in the agent log).
+ * bad tokens; no 5xx, every error JSON {@code {error, message}}, no body echoed, and neither the planted note's path,
+ * heading nor text in any answer, though an ml-team agent retrieved it before (so it is in the agent log); and bodies
+ * over each endpoint's cap at every endpoint that reads one (security test, item 1).
  */
 class HostileRequestsOidcTest extends OidcHubTestBase {
+    @Autowired HttpProperties http;
 
     @Test
     void hostileRequestsGetJsonErrorsNo5xxAndNothingOfTheDeniedNote() throws Exception {
@@ -39,6 +44,24 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
         System.out.println("hostile requests (oidc) by endpoint and status: " + fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void everyEndpointThatReadsABodyRefusesGeneratedBodiesOverItsCapAndNothingOfTheDeniedNote() throws Exception {
+        List<String> callers = List.of(nobody(), charlie(), dave());
+        HostileRequests fuzz = new HostileRequests(33_2027L, port, () -> callers,
+                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md"));
+        long t0 = System.nanoTime();
+        int sent = fuzz.runOverCaps(HugeBodies.bodyEndpoints(), e -> e.capBytes(http), 25);
+        System.out.printf("bodies over the cap (oidc): %d in %.1f s; by status: %s%n", sent,
+                (System.nanoTime() - t0) / 1e9, fuzz.statuses);
+        assertThat(sent).isEqualTo(25 * HugeBodies.bodyEndpoints().size());
+        for (HugeBodies.BodyEndpoint e : HugeBodies.bodyEndpoints()) {
+            assertThat(fuzz.statuses).as("%s %s refused a body over its cap", e.method(), e.path())
+                    .containsKey("over-cap " + e.method() + " " + e.path() + " 413");
+        }
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
     }
 
     @Test

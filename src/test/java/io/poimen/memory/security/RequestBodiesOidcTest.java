@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Request bodies on the hub in oidc mode over HTTP (issue 33, item 1): a caller with a valid bearer gets the 413 of
+ * Request bodies on the hub in oidc mode over HTTP (security test, item 1): a caller with a valid bearer gets the 413 of
  * each endpoint's cap, before the body is read when it declares its length and after cap + 1 bytes when it does
  * not; a caller without one gets its 401 without the hub reading a byte; the webhook (no bearer) has its own cap. And
  * an Error in a route step is a 500 JSON answer, never the request body.

@@ -136,7 +136,7 @@ public final class HugeBodies {
             writer.start();
             HostileRequests.Answer answer;
             try {
-                answer = readAnswer(socket.getInputStream());
+                answer = readAnswer(socket.getInputStream(), method.equals("HEAD"));
             } finally {
                 answered.set(true);
             }
@@ -146,8 +146,8 @@ public final class HugeBodies {
         }
     }
 
-    /** Reads one answer: its head, then a body of its Content-Length, or its chunks. */
-    static HostileRequests.Answer readAnswer(InputStream in) throws IOException {
+    /** Reads one answer: its head, then (unless it answers a HEAD) a body of its Content-Length, or its chunks. */
+    static HostileRequests.Answer readAnswer(InputStream in, boolean toHead) throws IOException {
         String head = new String(HostileRequests.readHead(in), StandardCharsets.ISO_8859_1);
         String[] lines = head.split("\r\n");
         int status = Integer.parseInt(lines[0].split(" ")[1]);
@@ -159,7 +159,9 @@ public final class HugeBodies {
             }
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+        if (toHead) {
+            return new HostileRequests.Answer(status, headers, body.toByteArray());
+        } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             for (int n; (n = Integer.parseInt(line(in).split(";")[0].trim(), 16)) > 0; ) {
                 body.write(in.readNBytes(n));
                 line(in);

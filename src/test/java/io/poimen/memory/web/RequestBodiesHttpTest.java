@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Request bodies on the embedded no-auth hub over HTTP (issue 33, item 1): every endpoint that reads a body refuses
+ * Request bodies on the embedded no-auth hub over HTTP (security test, item 1): every endpoint that reads a body refuses
  * one over its cap ({@code poimen.http.max-body.*}) with a 413 JSON answer, before reading it when it declares its
  * length and after cap + 1 bytes when it does not; a body at the cap is taken. And no failure answers with the
  * request body: an Error thrown in a route step is the route's 500 JSON answer, and the exchange leaves its routes.

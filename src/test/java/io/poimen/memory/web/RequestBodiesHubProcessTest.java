@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The security test's request against a hub in its own JVM with a 768 MB heap (issue 33, item 1): an unsigned
+ * The security test's request (item 1) against a hub in its own JVM with a 768 MB heap: an unsigned
  * 600 MB webhook body, with its length and chunked, once filled the heap (an OutOfMemoryError; once answered 200
  * with the body echoed back) and left exchanges in flight that held the shutdown for Camel's 45 s. Now each is a
  * 413 JSON answer before the body is read, every other endpoint does the same, and a body still arriving when the
