@@ -185,7 +185,9 @@ class HubClusterTest {
         // ingest, which on a 2-core machine shared with other builds took 1.0-1.4 s at load 12, 3.8 s at load 27
         assertThat(last - first).as("follower catch-up").isLessThanOrEqualTo(2000);
         assertThat(last).as("webhook to searchable everywhere").isLessThanOrEqualTo(10_000);
-        assertThat(count("webhook_deliveries")).isEqualTo(1);
+        // one row for the delivery id and one for the commit it announced (a replay under a new id is a duplicate)
+        assertThat(count("webhook_deliveries where delivery_id not like 'commit:%'")).isEqualTo(1);
+        assertThat(count("webhook_deliveries where delivery_id = 'commit:" + commit + "'")).isEqualTo(1);
         assertSameAnswers("zyxquorum daemon restart", live());
     }
 
