@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /** A request whose body has been read into memory: every reader after that gets the same bytes from there. */
@@ -50,12 +51,14 @@ public final class BufferedBodyRequest extends HttpServletRequestWrapper {
         };
     }
 
+    /** Bytes that are not text in the request's charset fail the read (as the container's own reader does). */
     @Override
     public BufferedReader getReader() {
         String encoding = getCharacterEncoding();
         Charset charset = encoding != null && Charset.isSupported(encoding) ? Charset.forName(encoding)
                 : StandardCharsets.UTF_8;
-        return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        return new BufferedReader(new InputStreamReader(getInputStream(), charset.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
     }
 
     @Override

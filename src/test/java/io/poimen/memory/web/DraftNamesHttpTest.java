@@ -39,6 +39,11 @@ class DraftNamesHttpTest extends HubWebTestBase {
         return n == null ? 0 : n;
     }
 
+    /** A number to keep names apart (digits: Latin letters next to Cyrillic would be a mixed-script name). */
+    static String number() {
+        return Long.toString(System.nanoTime() % 1_000_000_007L);
+    }
+
     static String draft(String path) throws Exception {
         return JSON.writeValueAsString(Map.of("document_path", path, "content", "# " + UUID.randomUUID() + "\n",
                 "message", "A note"));
@@ -69,15 +74,15 @@ class DraftNamesHttpTest extends HubWebTestBase {
         FORGEJO.resetAll();
         GrcTestSupport.pullRequestsOpenAs(FORGEJO, 61);
         long before = drafts();
-        for (String path : new String[] {"projects/poimen/議事録 " + UUID.randomUUID().toString().substring(0, 4) + ".md",
-                "projects/poimen/ملاحظات-" + UUID.randomUUID().toString().substring(0, 4) + ".md"}) {
+        for (String path : new String[] {"projects/poimen/議事録 " + number() + ".md",
+                "projects/poimen/ملاحظات-" + number() + ".md"}) {
             HostileRequests.Answer a = post("/memory/grc/draft", "application/json", draft(path));
             assertThat(a.status()).as(path + ": " + a.text()).isEqualTo(201);
             assertThat(JSON.readTree(a.body()).path("pr_number").asInt()).isEqualTo(61);
         }
         try (McpSyncClient client = McpClients.connect(base(), null)) {
             McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("propose_edit",
-                    Map.of("path", "projects/poimen/заметки-" + UUID.randomUUID().toString().substring(0, 4) + ".md",
+                    Map.of("path", "projects/poimen/заметки-" + number() + ".md",
                             "content", "# Заметки\n", "message", "Заметки")));
             assertThat(result.isError()).as(McpClients.text(result)).isFalse();
             assertThat(JSON.readTree(McpClients.text(result)).path("status").asText()).isEqualTo("delivered");
