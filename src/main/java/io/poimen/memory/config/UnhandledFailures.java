@@ -34,8 +34,8 @@ final class UnhandledFailures {
                 exchange.setException(null);
                 exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 500);
                 exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-                exchange.getMessage().setBody(("{\"error\":\"internal_error\",\"message\":\"internal error; see the hub "
-                        + "log for trace " + exchange.getExchangeId() + "\"}").getBytes(StandardCharsets.UTF_8));
+                exchange.getMessage().setBody(("{\"error\":\"internal_error\",\"message\":\"internal error; see "
+                        + "the hub log for trace " + exchange.getExchangeId() + "\"}").getBytes(StandardCharsets.UTF_8));
             }
         };
     }

@@ -55,7 +55,8 @@ public final class JwtDecoders {
     static OAuth2TokenValidator<Jwt> validator(SecuritySettings s) {
         return new DelegatingOAuth2TokenValidator<>(List.of(
                 new JwtClaimValidator<Object>(JwtClaimNames.EXP, Objects::nonNull),
-                new JwtClaimValidator<Object>(JwtClaimNames.SUB, sub -> sub instanceof String subject && !subject.isBlank()),
+                new JwtClaimValidator<Object>(JwtClaimNames.SUB,
+                        sub -> sub instanceof String subject && !subject.isBlank()),
                 new JwtTimestampValidator(s.clockSkew()),
                 new JwtIssuerValidator(s.issuer()),
                 new JwtClaimValidator<List<String>>(JwtClaimNames.AUD,

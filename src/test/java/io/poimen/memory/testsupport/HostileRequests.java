@@ -167,6 +167,14 @@ public final class HostileRequests {
         return sent;
     }
 
+    /** Every one of {@code endpoints} answered at least one of {@link #runOverCaps}' requests with its own method 413. */
+    public void assertEachRefusedABodyOverItsCap(List<HugeBodies.BodyEndpoint> endpoints) {
+        for (HugeBodies.BodyEndpoint e : endpoints) {
+            assertThat(statuses).as("%s %s refused a body over its cap", e.method(), e.path())
+                    .containsKey("over-cap " + e.method() + " " + e.path() + " 413");
+        }
+    }
+
     /** Host, authorization, origin and other generated headers of one request. */
     private Map<String, String> headers() {
         Map<String, String> headers = new LinkedHashMap<>();
@@ -341,17 +349,9 @@ public final class HostileRequests {
     }
 
     private static Answer read(InputStream in, boolean wholeStream) throws IOException {
-        byte[] raw = readHead(in);
-        String head = new String(raw, StandardCharsets.ISO_8859_1);
-        String[] lines = head.split("\r\n");
-        int status = Integer.parseInt(lines[0].split(" ")[1]);
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int c = lines[i].indexOf(':');
-            if (c > 0) {
-                headers.put(lines[i].substring(0, c).trim().toLowerCase(), lines[i].substring(c + 1).trim());
-            }
-        }
+        Answer head = readStatusAndHeaders(in);
+        int status = head.status();
+        Map<String, String> headers = head.headers();
         if (!wholeStream && headers.getOrDefault("content-type", "").startsWith("text/event-stream")) {
             return new Answer(status, headers, new byte[0]); // a live stream: the status and type are the answer
         }
@@ -362,7 +362,22 @@ public final class HostileRequests {
         return new Answer(status, headers, body);
     }
 
-    static byte[] readHead(InputStream in) throws IOException {
+    /** The status line and headers of an answer (header names in lower case); its body is left in {@code in}. */
+    static Answer readStatusAndHeaders(InputStream in) throws IOException {
+        String head = new String(readHead(in), StandardCharsets.ISO_8859_1);
+        String[] lines = head.split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int c = lines[i].indexOf(':');
+            if (c > 0) {
+                headers.put(lines[i].substring(0, c).trim().toLowerCase(), lines[i].substring(c + 1).trim());
+            }
+        }
+        return new Answer(status, headers, new byte[0]);
+    }
+
+    private static byte[] readHead(InputStream in) throws IOException {
         java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
         int state = 0;
         for (int b; (b = in.read()) >= 0; ) {

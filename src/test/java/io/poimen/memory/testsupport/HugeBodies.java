@@ -1,8 +1,6 @@
 package io.poimen.memory.testsupport;
 
 import io.poimen.memory.config.HttpProperties;
-import org.springframework.util.unit.DataSize;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,9 +11,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Request bodies far over the hub's caps, generated while they are sent: a writer thread streams the body (with a
@@ -148,16 +147,9 @@ public final class HugeBodies {
 
     /** Reads one answer: its head, then (unless it answers a HEAD) a body of its Content-Length, or its chunks. */
     static HostileRequests.Answer readAnswer(InputStream in, boolean toHead) throws IOException {
-        String head = new String(HostileRequests.readHead(in), StandardCharsets.ISO_8859_1);
-        String[] lines = head.split("\r\n");
-        int status = Integer.parseInt(lines[0].split(" ")[1]);
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int c = lines[i].indexOf(':');
-            if (c > 0) {
-                headers.put(lines[i].substring(0, c).trim().toLowerCase(), lines[i].substring(c + 1).trim());
-            }
-        }
+        HostileRequests.Answer head = HostileRequests.readStatusAndHeaders(in);
+        int status = head.status();
+        Map<String, String> headers = head.headers();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if (toHead) {
             return new HostileRequests.Answer(status, headers, body.toByteArray());
