@@ -41,9 +41,8 @@ abstract class HubTools {
         return SyncToolSpecification.builder()
                 .tool(tool)
                 .callHandler((exchange, request) -> {
-                    String problem = ToolArguments.problem(tool.inputSchema(), args(request));
-                    return problem == null ? handler.apply(exchange, request)
-                            : failure("HTTP 400 bad_request: " + problem);
+                    String refusal = ToolArguments.refusal(tool.inputSchema(), args(request));
+                    return refusal == null ? handler.apply(exchange, request) : failure(refusal);
                 })
                 .build();
     }

@@ -180,9 +180,9 @@ class McpLeanAnswersOidcTest extends OidcHubTestBase {
         try (McpSyncClient client = McpClients.connect(base(), charlie())) {
             Map<Map<String, Object>, String> cases = new LinkedHashMap<>();
             cases.put(Map.of("project", "poimen", "query", QUERY, "top_k", "ten"), "top_k must be a whole number");
-            cases.put(Map.of("project", "poimen", "query", QUERY, "top_k", 0), "top_k must be at least 1");
+            cases.put(Map.of("project", "poimen", "query", QUERY, "top_k", 0), "HTTP 422 unprocessable: top_k must be at least 1, got 0");
             cases.put(Map.of("project", "poimen", "query", QUERY, "explain", "yes"), "explain must be true or false");
-            cases.put(Map.of("project", "poimen", "query", QUERY, "topk", 5), "unknown argument topk");
+            cases.put(Map.of("project", "poimen", "query", QUERY, "topk", 5), "HTTP 400 bad_request: unknown argument topk; this tool takes project, query, top_k, explain");
             cases.put(Map.of("project", "poimen"), "query is required");
             cases.put(Map.of("project", List.of("poimen"), "query", QUERY), "project must be a string");
             for (Map.Entry<Map<String, Object>, String> c : cases.entrySet()) {
