@@ -13,7 +13,6 @@ import io.poimen.memory.retrieval.query.QueryIntent;
 import io.poimen.memory.retrieval.select.MetadataBooster;
 import io.poimen.memory.retrieval.select.SelectionItem;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -82,7 +81,7 @@ public class BranchSearches {
                     h.score(), 0, "", m.keyTerms(), m.category())).factor();
             out.add(new Hit(h.chunkId(), h.score() * factor));
         }
-        out.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
+        out.sort(Hit.BEST_FIRST);
         return out;
     }
 
