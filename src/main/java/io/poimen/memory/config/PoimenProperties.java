@@ -106,8 +106,9 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /**
      * @param batchSize chunks per embedding call
-     * @param model     in-process embedding model id (all-minilm-l6-v2-q or bge-small-en-v1.5-q; none: the
-     *                  built-in default model); a change re-embeds the vector store
+     * @param model     in-process embedding model: a built-in id (all-minilm-l6-v2-q, bge-small-en-v1.5-q,
+     *                  e5-small-v2-q; none: the built-in default model) or a folder holding an ONNX model, its
+     *                  tokenizer.json and poimen-model.yaml; a change re-embeds the vector store
      */
     public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model) {
     }
