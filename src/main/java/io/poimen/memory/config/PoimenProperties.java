@@ -139,7 +139,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      *                     context may take without being in the plain selection
      * @param carryMinScore a chunk carried without being in the plain selection scores at least this multiple of the
      *                     lowest score the plain selection took
-     * @param statsFlushMs how often the per-project cache alignment counters are written to the database
+     * @param statsFlushMs how often the per-project cache alignment counters and the chunk selection counts are
+     *                     written to the database (and the other replicas' counts read)
      */
     public record Session(@DefaultValue("2000") @Min(1) int maxSessions, @DefaultValue("30m") Duration ttl,
                           @DefaultValue("8192") @Min(1) int maxTokens,
