@@ -4,17 +4,16 @@ import static io.poimen.memory.retrieval.FlowRecipesLiveReloadTest.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.poimen.memory.testsupport.GitCommits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.lib.PersonIdent;
 
 /**
  * The vault of the recency-and-hits route tests, a git repository: in project {@code atlas}, two pairs of notes
@@ -66,15 +65,11 @@ final class RecencyHitsVault {
     }
 
     private static void note(Path vault, String path, String text) throws IOException {
-        Path file = vault.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text);
+        GitCommits.write(vault, path, text);
     }
 
     private static void commit(Git git, Instant when) throws Exception {
-        PersonIdent who = new PersonIdent("Team", "team@example.org", when, ZoneOffset.UTC);
-        git.add().addFilepattern(".").call();
-        git.commit().setMessage("notes").setAuthor(who).setCommitter(who).call();
+        GitCommits.commitAll(git, when);
     }
 
     /** A query body for the TF-IDF branch alone. */

@@ -2,16 +2,15 @@ package io.poimen.memory.index.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.testsupport.GitCommits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,14 +56,10 @@ class NoteTimesTest {
     }
 
     private void write(String path, String text) throws IOException {
-        Path file = vault.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text);
+        GitCommits.write(vault, path, text);
     }
 
     private static void commit(Git git, Instant when) throws Exception {
-        PersonIdent who = new PersonIdent("Team", "team@example.org", when, ZoneOffset.UTC);
-        git.add().addFilepattern(".").call();
-        git.commit().setMessage("at " + when).setAuthor(who).setCommitter(who).call();
+        GitCommits.commitAll(git, when);
     }
 }
