@@ -70,9 +70,12 @@ final class NoteTimes {
             RevCommit commit = walk.parseCommit(head);
             Set<String> remaining = unchangedSinceHead(repo, commit, vault, paths);
             diff.setRepository(repo);
+            if (!remaining.isEmpty()) {
+                // one filter for the whole walk (found paths are skipped): rebuilding it per commit costs O(paths)
+                diff.setPathFilter(PathFilterGroup.createFromStrings(remaining));
+            }
             while (commit != null && !remaining.isEmpty()) {
                 RevCommit parent = commit.getParentCount() == 0 ? null : walk.parseCommit(commit.getParent(0));
-                diff.setPathFilter(PathFilterGroup.createFromStrings(remaining));
                 Instant when = Instant.ofEpochSecond(commit.getCommitTime());
                 for (DiffEntry e : diff.scan(parent == null ? null : parent.getTree(), commit.getTree())) {
                     if (remaining.remove(e.getNewPath())) {
