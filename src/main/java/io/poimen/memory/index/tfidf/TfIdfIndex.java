@@ -6,7 +6,9 @@ import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.Terms;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +44,7 @@ public class TfIdfIndex implements MeterBinder {
     private final HiddenChunks hidden = new HiddenChunks();
     private final ScopeSlots scopes = new ScopeSlots();
     /** Path → when the note last changed (epoch ms), for the recency factor; only notes whose time is known. */
-    private final Map<String, Long> noteTimes = new java.util.HashMap<>();
+    private final Map<String, Long> noteTimes = new HashMap<>();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
     @Autowired
@@ -68,7 +70,7 @@ public class TfIdfIndex implements MeterBinder {
     }
 
     /** {@link #addAll(Collection)}, with when each chunk's note last changed (by path; a missing one: unknown). */
-    public void addAll(Collection<Chunk> chunks, Map<String, java.time.Instant> changedAt) {
+    public void addAll(Collection<Chunk> chunks, Map<String, Instant> changedAt) {
         List<Map.Entry<Chunk, ChunkTerms>> analyzed = analyze(chunks);
         write(() -> analyzed.forEach(a -> {
             index.insert(a.getKey(), a.getValue());
@@ -91,7 +93,7 @@ public class TfIdfIndex implements MeterBinder {
     }
 
     /** {@link #replacePath(String, Collection)}, with when the note last changed (null: unknown). */
-    public void replacePath(String path, Collection<Chunk> chunks, java.time.Instant changedAt) {
+    public void replacePath(String path, Collection<Chunk> chunks, Instant changedAt) {
         Objects.requireNonNull(path, "path");
         chunks.forEach(c -> {
             if (!path.equals(c.path())) {
@@ -106,7 +108,7 @@ public class TfIdfIndex implements MeterBinder {
         });
     }
 
-    private void noteTime(String path, java.time.Instant changedAt) {
+    private void noteTime(String path, Instant changedAt) {
         if (changedAt == null) {
             noteTimes.remove(path);
         } else {
