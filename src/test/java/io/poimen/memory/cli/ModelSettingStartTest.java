@@ -47,7 +47,10 @@ class ModelSettingStartTest {
                 + "makes 384-dimensional vectors but poimen.vector.dimensions is 768");
     }
 
-    private static void assertOneMessageWithoutStackTrace(String all, String message) {
+    /** {@code output}: plain log lines, or JSON lines when an earlier test of this JVM switched the prod format on. */
+    private static void assertOneMessageWithoutStackTrace(String output, String message) {
+        assertThat(output).doesNotContainPattern("\"throwable\":\\s*\\{").doesNotContain("\\tat ");
+        String all = output.replace("\\n", "\n").replace("\\/", "/");
         assertThat(all).contains("APPLICATION FAILED TO START").contains(message).contains("Action:");
         assertThat(all.split("APPLICATION FAILED TO START", -1)).as("reported once").hasSize(2);
         assertThat(all.lines().filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by:")).toList())
