@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs pgvector when missing, starts a throwaway
-# PostgreSQL cluster on a free port, runs `mvn verify` against it (OpenSearch and the OIDC issuer
-# run inside the test JVM), and stops the cluster at the end.
+# PostgreSQL cluster on a free port and Keycloak (scripts/keycloak.sh: downloaded once from Maven
+# Central into ~/.cache/poimen, run on the Temurin 25 JDK), runs `mvn verify` against them
+# (OpenSearch and mock-oauth2-server run inside the test JVM), and stops both at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v mvn >/dev/null || { echo "mvn not found: install Maven (apt-get install -y maven)" >&2; exit 1; }
@@ -21,7 +22,17 @@ fi
 pgdir=target/pg-test
 scripts/pg-cluster.sh stop "$pgdir" 2>/dev/null || true
 rm -rf "$pgdir"
+kcdir=target/keycloak-test
+scripts/keycloak.sh stop "$kcdir" 2>/dev/null || true
+rm -rf "$kcdir"; mkdir -p "$kcdir"
+trap 'scripts/keycloak.sh stop "$kcdir"; scripts/pg-cluster.sh stop "$pgdir"' EXIT
+# Keycloak starts (one to three minutes) while Maven builds: its port is known at once, and the first test that
+# needs it waits until it serves the realm (TestKeycloak)
+scripts/keycloak.sh start "$kcdir" >"$kcdir/start.log" 2>&1 &
+for _ in $(seq 1 900); do [ -s "$kcdir/port" ] && break; jobs -r | grep -q . || break; sleep 1; done
+[ -s "$kcdir/port" ] || { echo "Keycloak did not start:" >&2; cat "$kcdir/start.log" >&2; exit 1; }
+kcurl=http://127.0.0.1:$(cat "$kcdir/port")
 url=$(scripts/pg-cluster.sh start "$pgdir")
-trap 'scripts/pg-cluster.sh stop "$pgdir"' EXIT
 echo "test PostgreSQL: $url"
-POIMEN_TEST_PG_URL="$url" mvn -B -ntp verify "$@"
+echo "test Keycloak: $kcurl (log: $kcdir/server.log)"
+POIMEN_TEST_PG_URL="$url" POIMEN_TEST_KEYCLOAK_URL="$kcurl" mvn -B -ntp verify "$@"

@@ -74,7 +74,11 @@ export class AgentWorkspace {
     }, state => {
       $('stream-status').textContent = state;
       $('stream-status').dataset.state = state;
-    });
+    }, () => this.loadLog(agent)); // reconnected (a renewed token, or a drop): what came in between is in the log
+    await this.loadLog(agent);
+  }
+
+  async loadLog(agent) {
     try {
       const { events } = await api(`/memory/agents/logs?${query({ agent_id: agent, limit: 50 })}`);
       events.forEach(e => this.add(e));

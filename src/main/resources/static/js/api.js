@@ -1,6 +1,6 @@
 // HTTP calls to the hub. The bearer token of the session (auth.js, in memory only) goes on every request; without
 // one the embedded default answers as the local operator.
-import { accessToken } from './auth.js';
+import { accessToken, onSessionChange } from './auth.js';
 
 export function authHeaders(extra = {}) {
   const t = accessToken();
@@ -26,21 +26,33 @@ export const query = params => new URLSearchParams(Object.entries(params).filter
 
 /**
  * Follows a Server-Sent Events stream with fetch (EventSource cannot send the Authorization header) and calls
- * onEvent({event, id, data}) per event. Reconnects after a drop; returns a function that stops it.
+ * onEvent({event, id, data}) per event. The hub ends a stream when the token it was opened with expires, so the
+ * stream is reopened with the current token: at once when the token is renewed (before the old one ends), and
+ * after the hub ends it or the connection drops (with backoff). onResync() runs after every reconnection, for the
+ * caller to fetch what may have happened in between. Returns a function that stops it.
  */
-export function followStream(path, onEvent, onStatus = () => {}) {
+export function followStream(path, onEvent, onStatus = () => {}, onResync = () => {}) {
   let stopped = false;
   let controller;
+  let token = null; // the bearer the open connection was made with
+  let renewed = false;
   let delay = 500;
+  let connections = 0;
+  const unsubscribe = onSessionChange(() => {
+    const now = accessToken();
+    if (controller && now && now !== token) { renewed = true; controller.abort(); }
+  });
   async function connect() {
     while (!stopped) {
       controller = new AbortController();
+      token = accessToken();
       try {
         onStatus('connecting');
         const res = await fetch(path, { headers: authHeaders({ Accept: 'text/event-stream' }), signal: controller.signal });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         onStatus('live');
         delay = 500;
+        if (connections++ > 0) onResync();
         const reader = res.body.getReader();
         const decoder = new TextDecoder();
         let buffer = '';
@@ -68,11 +80,12 @@ export function followStream(path, onEvent, onStatus = () => {}) {
       } catch (e) {
         if (stopped) return;
       }
+      if (renewed) { renewed = false; continue; }
       onStatus('reconnecting');
       await new Promise(r => setTimeout(r, delay));
       delay = Math.min(delay * 2, 10000);
     }
   }
   connect();
-  return () => { stopped = true; controller && controller.abort(); onStatus('stopped'); };
+  return () => { stopped = true; unsubscribe(); controller && controller.abort(); onStatus('stopped'); };
 }

@@ -61,9 +61,10 @@ async function loadProjects() {
 
 function wire() {
   $('project-select').addEventListener('change', async e => {
-    state.project = e.target.value;
+    const project = state.project = e.target.value;
     sessionStorage.setItem('poimen.project', state.project);
     await browser.loadTree(state.project);
+    if (state.project !== project) return; // another project was chosen meanwhile
     if (state.project && !location.hash.startsWith('#/note/')) {
       const index = `projects/${state.project}/index.md`;
       if (browser.hasFile(index)) location.hash = `#/note/${encodeURI(index)}`;

@@ -2,18 +2,25 @@
 // Authorization Code flow and PKCE (S256) against the configured issuer, found through its discovery document; the
 // issuer's page opens in a popup so this page and its state stay. A pasted access token works too. Tokens live in
 // this module's memory only (never localStorage, sessionStorage or a cookie): a reload or a new tab logs in again.
-// Before a token expires it is renewed with the refresh token, or the user is asked to log in again.
+// Before a token expires it is renewed with the refresh token, or the user is asked to log in again. Logging out
+// forgets the tokens and ends the issuer's session at its end-session endpoint (in a popup that closes itself).
 
 let config = { auth: 'none', remote_images: false };
 let discovery = null;
-let session = null; // { accessToken, refreshToken, expiresAt (ms), subject, source: 'login' | 'pasted', expiring }
+let session = null; // { accessToken, refreshToken, idToken, expiresAt (ms), subject, source: 'login' | 'pasted', expiring }
 let renewTimer = null;
 const listeners = [];
 
 export const uiConfig = () => config;
 
-/** fn(state) runs whenever the session changes: state is null (logged out) or { subject, expiresAt, source, expiring }. */
-export function onSessionChange(fn) { listeners.push(fn); }
+/**
+ * fn(state) runs whenever the session changes: state is null (logged out) or { subject, expiresAt, source, expiring }.
+ * Returns a function that stops it.
+ */
+export function onSessionChange(fn) {
+  listeners.push(fn);
+  return () => { const i = listeners.indexOf(fn); if (i >= 0) listeners.splice(i, 1); };
+}
 
 export function sessionState() {
   return session && { subject: session.subject, expiresAt: session.expiresAt, source: session.source, expiring: !!session.expiring };
@@ -48,7 +55,8 @@ function remember(tokens, source) {
   const c = claims(tokens.access_token);
   const expiresAt = c.exp ? c.exp * 1000 : Date.now() + (tokens.expires_in || 300) * 1000;
   const refreshToken = tokens.refresh_token || (session && session.refreshToken) || null;
-  session = { accessToken: tokens.access_token, refreshToken, expiresAt, subject: c.preferred_username || c.name || c.sub || 'token', source, expiring: false };
+  const idToken = tokens.id_token || (session && session.idToken) || null;
+  session = { accessToken: tokens.access_token, refreshToken, idToken, expiresAt, subject: c.preferred_username || c.name || c.sub || 'token', source, expiring: false };
   scheduleRenewal();
   changed();
 }
@@ -134,9 +142,22 @@ export function pasteToken(value) {
   if (t) remember({ access_token: t }, 'pasted'); else logout();
 }
 
-/** Forgets the tokens (they are only in memory); the issuer's own session, if any, is left alone. */
+/**
+ * Forgets the tokens (they are only in memory). After a log-in here, also ends the issuer's session: its
+ * end-session endpoint (OpenID Connect RP-Initiated Logout, named by the discovery document) opens in a popup with
+ * the ID token as hint and comes back to the callback page, which closes it. Runs within the click, so the popup is
+ * not blocked; an issuer without that endpoint keeps its session.
+ */
 export function logout() {
+  const idToken = session && session.source === 'login' ? session.idToken : null;
   clearTimeout(renewTimer);
   session = null;
   changed();
+  const endpoint = discovery && discovery.end_session_endpoint;
+  if (!idToken || !endpoint) return;
+  const url = new URL(endpoint);
+  url.searchParams.set('id_token_hint', idToken);
+  url.searchParams.set('client_id', config.client_id);
+  url.searchParams.set('post_logout_redirect_uri', `${location.origin}/login-callback.html`);
+  window.open(url.href, 'poimen-logout', 'popup,width=520,height=720');
 }

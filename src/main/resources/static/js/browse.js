@@ -37,6 +37,8 @@ export class Browser {
     this.status = status;
     this.files = [];
     this.note = null;
+    this.treeRequests = 0;
+    this.openRequests = 0;
     $('collapse-all').addEventListener('click', () => document.querySelectorAll('#tree details').forEach(d => { d.open = false; }));
     $('edit-button').addEventListener('click', () => this.edit());
     $('cancel-edit').addEventListener('click', () => this.closeEditor());
@@ -52,9 +54,11 @@ export class Browser {
   }
 
   async loadTree(project) {
+    const request = ++this.treeRequests; // the latest request wins: an older answer arriving later is dropped
     if (!project) { $('tree').innerHTML = ''; $('file-count').textContent = ''; this.files = []; return; }
     try {
       const { files } = await api(`/memory/vault?${query({ project })}`);
+      if (request !== this.treeRequests) return;
       this.files = files;
       $('tree').innerHTML = `<ul>${treeHtml(buildTree(files))}</ul>`;
       $('file-count').textContent = `${files.length} notes`;
@@ -65,11 +69,13 @@ export class Browser {
   }
 
   async open(path) {
+    const request = ++this.openRequests; // the note asked for last is the one shown, whichever answer comes last
     this.closeEditor();
     $('review-result').hidden = true;
     const [notePath, heading] = path.split('#');
     try {
       const note = await api(`/memory/vault/file?${query({ path: notePath })}`);
+      if (request !== this.openRequests) return;
       this.note = note;
       this.status('');
       $('note-title').textContent = note.title || notePath.split('/').pop();
@@ -93,6 +99,7 @@ export class Browser {
       this.markCurrent();
       if (heading) this.scrollTo(heading); else window.scrollTo(0, 0);
     } catch (e) {
+      if (request !== this.openRequests) return;
       this.note = null;
       $('edit-button').hidden = true;
       $('note-title').textContent = '';

@@ -118,7 +118,8 @@ public class StoreConfig {
         OpenSearchClient client = new OpenSearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
         // wait_for: an incremental reindex is searchable when the ingest route returns
         OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, new OpenSearchLexicalIndex.Options(
-                props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.WaitFor));
+                props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.WaitFor),
+                props.lexical().fuzzy());
         index.ensureIndex();
         return index;
     }

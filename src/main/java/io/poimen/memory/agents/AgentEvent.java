@@ -18,4 +18,9 @@ public record AgentEvent(long id, String agentId, String user, String sessionId,
     AgentEvent withPayload(Map<String, Object> newPayload) {
         return new AgentEvent(id, agentId, user, sessionId, type, newPayload, createdAt);
     }
+
+    /** The event without its session id, which only its owner sees (an MCP session id is the owner's own). */
+    AgentEvent withoutSession() {
+        return sessionId == null ? this : new AgentEvent(id, agentId, user, null, type, payload, createdAt);
+    }
 }

@@ -113,8 +113,12 @@ public class AgentEvents {
             }
         }
         AgentEventAccess.Viewer viewer = access.viewer(caller, ExchangeSecurity.traceId(exchange));
-        return Map.of("events", store.latest(AgentIds.filter(caller, agentId), blankToNull(sessionId), n,
-                viewer::view));
+        String session = blankToNull(sessionId);
+        // the session filter applies to the events as shown: another caller's session id is not shown to match
+        return Map.of("events", store.latest(AgentIds.filter(caller, agentId), session, n, e -> {
+            AgentEvent shown = viewer.view(e);
+            return shown == null || session != null && !session.equals(shown.sessionId()) ? null : shown;
+        }));
     }
 
     /**

@@ -4,7 +4,9 @@ import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.api.ApiException;
+import io.poimen.memory.config.SecuritySettings;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.CamelContext;
@@ -12,6 +14,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -21,7 +26,9 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * {@code GET /memory/agents/stream}: a Spring MVC endpoint because a Camel platform-http route answers once and
  * cannot hold a response open. The request passed the same security filter chain as the REST API; the caller is
- * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request.
+ * resolved by the same {@link CallerResolver} as the Camel routes, from an exchange bound to this request. The
+ * stream lasts as long as the request's bearer token is accepted; each event is decided under the policies in
+ * force when it is published ({@link AgentEventAccess#subscriber}).
  */
 @RestController
 class AgentStreamController {
@@ -29,12 +36,15 @@ class AgentStreamController {
     private final CallerResolver callers;
     private final AgentEventAccess access;
     private final CamelContext camel;
+    private final SecuritySettings security;
 
-    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel) {
+    AgentStreamController(AgentStream stream, CallerResolver callers, AgentEventAccess access, CamelContext camel,
+                          SecuritySettings security) {
         this.stream = stream;
         this.callers = callers;
         this.access = access;
         this.camel = camel;
+        this.security = security;
     }
 
     @GetMapping("/memory/agents/stream")
@@ -44,8 +54,20 @@ class AgentStreamController {
         Exchange exchange = new DefaultExchange(camel);
         ExchangeSecurity.bind(exchange, request);
         Caller caller = callers.caller(exchange);
-        return stream.subscribe(access.viewer(caller, ExchangeSecurity.traceId(exchange)),
-                blankToNull(agentId), blankToNull(sessionId));
+        return stream.subscribe(access.subscriber(caller, ExchangeSecurity.traceId(exchange)),
+                blankToNull(agentId), blankToNull(sessionId), tokenExpiry());
+    }
+
+    /**
+     * When the request's bearer token stops being accepted (its {@code exp} plus the clock skew the decoder
+     * allows, the instant REST starts answering 401), or null without a token (the no-auth mode).
+     */
+    private Instant tokenExpiry() {
+        Authentication auth = SecurityContextHolder.getContext().getAuthentication();
+        if (auth instanceof JwtAuthenticationToken jwt && jwt.getToken().getExpiresAt() != null) {
+            return jwt.getToken().getExpiresAt().plus(security.clockSkew());
+        }
+        return null;
     }
 
     @ExceptionHandler(ApiException.class)

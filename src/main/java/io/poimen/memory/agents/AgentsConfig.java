@@ -3,7 +3,9 @@ package io.poimen.memory.agents;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.AuditedAccess;
 import io.poimen.memory.security.CallerResolver;
 import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
@@ -24,8 +26,9 @@ public class AgentsConfig {
     }
 
     @Bean
-    AgentEventAccess agentEventAccess(AccessChecks checks, GraphService graph) {
-        return new AgentEventAccess(checks, () -> graph.current().notes());
+    AgentEventAccess agentEventAccess(AccessChecks checks, AuditedAccess access, SearchScopes scopes,
+                                      GraphService graph) {
+        return new AgentEventAccess(checks, access, scopes, () -> graph.current().notes());
     }
 
     @Bean

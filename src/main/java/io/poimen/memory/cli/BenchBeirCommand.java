@@ -4,26 +4,39 @@ import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.poimen.memory.retrieval.eval.BeirBenchmark;
+import io.poimen.memory.retrieval.RetrievalPolicy;
+import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.memory.retrieval.eval.BeirDataset;
+import io.poimen.memory.retrieval.eval.FusionReplay;
 import io.poimen.memory.retrieval.eval.LatencyStats;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.camel.ProducerTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Unmatched;
 
-/** {@code bench beir --dataset DIR}: nDCG@10, Recall@100, MRR@10 and latencies per method. */
-@Command(name = "beir", description = "Run a BEIR-format set through the query route.")
+/**
+ * {@code bench beir --dataset DIR [--dataset DIR2 ...]}: nDCG@10, Recall@100, MRR@10 and latencies per method and
+ * set (a fresh hub per set), then per set each branch, the default hybrid and its margin over the best branch,
+ * and with two or more sets the adaptive fusion fitted leave-one-set-out on their branch lists (as
+ * {@code bench replay}: each set scored with the point chosen on the others).
+ */
+@Command(name = "beir", description = "Run BEIR-format sets through the query route; with several, also the "
+        + "leave-one-set-out fit.")
 public class BenchBeirCommand implements Callable<Integer> {
-    @Mixin
-    BenchContext.Options options;
+    private static final List<String> BRANCHES = List.of("tfidf", "lexical", "semantic");
 
-    /** Spring arguments ({@code --poimen.x=y}): picocli hands unmatched arguments to the command, not a mixin. */
+    @Option(names = "--dataset", required = true,
+            description = "BEIR folder with corpus.jsonl, queries.jsonl, qrels/test.tsv (repeat for several sets)")
+    List<Path> datasets;
+
+    @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
+    Path policy;
+
+    /** Spring arguments ({@code --poimen.x=y}): picocli hands unmatched arguments to the command. */
     @Unmatched
     List<String> springArgs = new ArrayList<>();
 
@@ -38,8 +51,12 @@ public class BenchBeirCommand implements Callable<Integer> {
     Path runDir;
 
     @Option(names = "--dump-branches", description = "write each judged query's branch lists (ids, raw scores) "
-            + "of a hybrid query to this JSON file, for offline fusion experiments")
+            + "of a hybrid query to this JSON file (with several sets: to <this folder>/<set>.json), for bench replay")
     Path dumpBranches;
+
+    @Option(names = "--loso", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "with two or more sets, fit the adaptive fusion leave-one-set-out (default: ${DEFAULT-VALUE})")
+    boolean loso;
 
     @Override
     public Integer call() throws Exception {
@@ -49,32 +66,100 @@ public class BenchBeirCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        options.springArgs = springArgs;
-        try (BenchContext bench = BenchContext.open(options)) {
-            BeirDataset set = bench.set;
-            System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
-                    set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
-                    bench.ingest.seconds(), bench.ingest.chunksPerSecond());
-            if (dumpBranches != null) {
-                Map<String, String> docByChunk = new java.util.TreeMap<>();
-                bench.spring.getBean(io.poimen.memory.index.NoteStore.class).allChunks()
-                        .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
-                new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dumpBranches);
-                System.out.println("written " + dumpBranches);
+        boolean several = datasets.size() > 1;
+        boolean fit = several && loso;
+        List<Map<String, Object>> reports = new ArrayList<>();
+        List<FusionReplay.Dump> dumps = new ArrayList<>();
+        Path scratch = java.nio.file.Files.createTempDirectory("poimen-beir-");
+        try {
+            for (Path dataset : datasets) {
+                BenchContext.Options options = new BenchContext.Options();
+                options.dataset = dataset;
+                options.policy = policy;
+                options.springArgs = springArgs;
+                try (BenchContext bench = BenchContext.open(options)) {
+                    BeirDataset set = bench.set;
+                    System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
+                            set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
+                            bench.ingest.seconds(), bench.ingest.chunksPerSecond());
+                    Path dump = dumpBranches == null ? (fit ? scratch.resolve(set.name() + ".json") : null)
+                            : several ? java.nio.file.Files.createDirectories(dumpBranches).resolve(set.name() + ".json")
+                            : dumpBranches;
+                    if (dump != null) {
+                        Map<String, String> docByChunk = new java.util.TreeMap<>();
+                        bench.spring.getBean(io.poimen.memory.index.NoteStore.class).allChunks()
+                                .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
+                        new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dump);
+                        System.out.println("written " + dump);
+                        dumps.add(FusionReplay.load(dump));
+                    }
+                    Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
+                            .run(set, bench.idByPath, methods, runDir == null ? null
+                                    : several ? runDir.resolve(set.name()) : runDir);
+                    Map<String, Object> report = report(set, results);
+                    print(results, report);
+                    reports.add(report);
+                }
             }
-            Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
-                    .run(set, bench.idByPath, methods, runDir);
-            Map<String, Object> report = report(set, results);
-            print(results, report);
-            if (out != null) {
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), report);
-                System.out.println("written " + out);
-            }
-            return 0;
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             return 2;
+        } finally {
+            org.springframework.util.FileSystemUtils.deleteRecursively(scratch);
         }
+        System.out.println();
+        List<Map<String, Object>> margins = printMargins(reports);
+        if (fit) {
+            RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent()).current();
+            System.out.println();
+            BenchReplayCommand.printHeldOut(BenchReplayCommand.fit(dumps, BenchReplayCommand.grid(
+                    BenchReplayCommand.LEXICAL_BONUSES, List.of(0.0), s.calibration().unit()), 1, true, s.fusion()));
+        }
+        if (out != null) {
+            Object written = several ? Map.of("sets", reports, "margins", margins) : reports.get(0);
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), written);
+            System.out.println("written " + out);
+        }
+        return 0;
+    }
+
+    /** Per set: each branch, the default hybrid, the best branch and the hybrid's margin over it. */
+    static List<Map<String, Object>> printMargins(List<Map<String, Object>> reports) {
+        System.out.printf("%-18s %8s %8s %8s %8s %10s %8s%n", "set (nDCG@10)", "tfidf", "lexical", "semantic",
+                "hybrid", "best", "margin");
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Map<String, Object> report : reports) {
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Object>> m = (Map<String, Map<String, Object>>) report.get("methods");
+            String best = null;
+            for (String b : BRANCHES) {
+                if (m.containsKey(b) && (best == null || ndcg(m, b) > ndcg(m, best))) {
+                    best = b;
+                }
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("dataset", report.get("dataset"));
+            StringBuilder line = new StringBuilder(String.format("%-18s", report.get("dataset")));
+            for (String method : List.of("tfidf", "lexical", "semantic", "hybrid")) {
+                line.append(m.containsKey(method) ? String.format(" %8.4f", ndcg(m, method)) : String.format(" %8s", "-"));
+                if (m.containsKey(method)) {
+                    row.put(method, ndcg(m, method));
+                }
+            }
+            if (best != null && m.containsKey("hybrid")) {
+                double margin = ndcg(m, "hybrid") - ndcg(m, best);
+                line.append(String.format(" %10s %+8.4f", best, margin));
+                row.put("best_branch", best);
+                row.put("margin", margin);
+            }
+            System.out.println(line);
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static double ndcg(Map<String, Map<String, Object>> methods, String method) {
+        return ((Number) methods.get(method).get("ndcg@10")).doubleValue();
     }
 
     static Map<String, Object> report(BeirDataset set, Map<String, BeirBenchmark.MethodResult> results) {

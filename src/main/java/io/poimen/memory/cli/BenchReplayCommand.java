@@ -29,6 +29,7 @@ public class BenchReplayCommand implements Callable<Integer> {
     private static final List<String> BRANCHES = List.of("tfidf", "lexical", "semantic");
     static final double[] FULL_RATIO = {0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.8, 1.0};
     static final double[] POWER = {1, 2, 4, 8, 16, 32};
+    static final List<Double> LEXICAL_BONUSES = List.of(0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15);
 
     @Option(names = "--lexical-bonus", split = ",", defaultValue = "0.01,0.02,0.03,0.05,0.07,0.1,0.15",
             description = "lexical bonuses to fit over (default: ${DEFAULT-VALUE})")
@@ -112,52 +113,14 @@ public class BenchReplayCommand implements Callable<Integer> {
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches and the methods)%n",
                     d.name(), "best-any", FusionReplay.perQueryBest(d, BRANCHES, methods, s.fusion()));
         }
-        List<Params> grid = new ArrayList<>();
-        for (double f : FULL_RATIO) {
-            for (double p : POWER) {
-                for (double l : lexicalBonus) {
-                    for (double t : tfidfBonus) {
-                        grid.add(new Params(f, p, l, t, unit));
-                    }
-                }
-            }
-        }
-        int n = sets.size();
-        // columns: the sets, their noise variants, then their lexical-noise variants; set i's are i, n+i, 2n+i
-        List<FusionReplay.Dump> columns = new ArrayList<>(sets);
-        List<Double> references = new ArrayList<>();
-        for (double b : best) {
-            references.add(b);
-        }
-        for (FusionReplay.Dump d : sets) {
-            FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d, noiseDraws);
-            columns.add(v);
-            references.add(FusionReplay.ndcg10(v, "lexical"));
-        }
-        if (lexicalNoise) {
-            for (FusionReplay.Dump d : sets) {
-                FusionReplay.Dump v = FusionReplay.withLexicalNoise(d);
-                columns.add(v);
-                references.add(FusionReplay.ndcg10(v, "semantic"));
-            }
-        }
-        double[] reference = references.stream().mapToDouble(Double::doubleValue).toArray();
-        double[][] score = new double[grid.size()][columns.size()];
-        for (int g = 0; g < grid.size(); g++) {
-            for (int i = 0; i < columns.size(); i++) {
-                score[g][i] = FusionReplay.ndcg10(columns.get(i), grid.get(g).fusion(), s.fusion());
-            }
-        }
+        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit);
+        Fit fit = fit(sets, grid, noiseDraws, lexicalNoise, s.fusion());
         System.out.println();
-        System.out.println("leave-one-set-out (adaptive; chosen on the other sets and their variants, scored on"
-                + " the held-out one):");
-        System.out.printf("%-18s %-46s %10s %10s %10s   %s%n", "held out", "chosen on the others", "held-out",
-                "best branch", "margin", "training margins (sets, then each variant kind)");
-        for (int out = 0; out < n; out++) {
-            int g = choose(grid, score, reference, n, out);
-            System.out.printf("%-18s %-46s %10.4f %10.4f %+10.4f   %s%n", sets.get(out).name(), grid.get(g),
-                    score[g][out], best[out], score[g][out] - best[out], margins(score[g], reference, n, out));
-        }
+        printHeldOut(fit);
+        int n = sets.size();
+        double[][] score = fit.score();
+        double[] reference = fit.reference();
+        List<FusionReplay.Dump> columns = fit.columns();
         int all = choose(grid, score, reference, n, -1);
         System.out.printf("chosen on all sets (in-sample): %s (", grid.get(all));
         for (int i = 0; i < columns.size(); i++) {
@@ -174,6 +137,80 @@ public class BenchReplayCommand implements Callable<Integer> {
         }
         System.out.println(")");
         return 0;
+    }
+
+    /** Every grid point of the adaptive fusion over the given bonuses. */
+    static List<Params> grid(List<Double> lexicalBonuses, List<Double> tfidfBonuses, CalibratedFusion.Unit unit) {
+        List<Params> grid = new ArrayList<>();
+        for (double f : FULL_RATIO) {
+            for (double p : POWER) {
+                for (double l : lexicalBonuses) {
+                    for (double t : tfidfBonuses) {
+                        grid.add(new Params(f, p, l, t, unit));
+                    }
+                }
+            }
+        }
+        return grid;
+    }
+
+    /**
+     * Scores of every grid point on every column: the sets (0..n-1), their noise variants (n..2n-1) and, with
+     * {@code lexicalNoise}, their lexical-noise variants (2n..3n-1); each column's reference (a set's best branch,
+     * a noise variant's lexical branch, a lexical-noise variant's semantic branch).
+     */
+    record Fit(List<FusionReplay.Dump> sets, List<FusionReplay.Dump> columns, List<Params> grid, double[] best,
+               double[] reference, double[][] score) {
+    }
+
+    static Fit fit(List<FusionReplay.Dump> sets, List<Params> grid, int noiseDraws, boolean lexicalNoise,
+                   io.poimen.memory.retrieval.fusion.FusionSettings settings) {
+        int n = sets.size();
+        double[] best = new double[n];
+        List<FusionReplay.Dump> columns = new ArrayList<>(sets);
+        List<Double> references = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            for (String b : BRANCHES) {
+                best[i] = Math.max(best[i], FusionReplay.ndcg10(sets.get(i), b));
+            }
+            references.add(best[i]);
+        }
+        for (FusionReplay.Dump d : sets) {
+            FusionReplay.Dump v = FusionReplay.withNoiseSemantic(d, noiseDraws);
+            columns.add(v);
+            references.add(FusionReplay.ndcg10(v, "lexical"));
+        }
+        if (lexicalNoise) {
+            for (FusionReplay.Dump d : sets) {
+                FusionReplay.Dump v = FusionReplay.withLexicalNoise(d);
+                columns.add(v);
+                references.add(FusionReplay.ndcg10(v, "semantic"));
+            }
+        }
+        double[] reference = references.stream().mapToDouble(Double::doubleValue).toArray();
+        double[][] score = new double[grid.size()][columns.size()];
+        java.util.stream.IntStream.range(0, grid.size()).parallel().forEach(g -> {
+            for (int i = 0; i < columns.size(); i++) {
+                score[g][i] = FusionReplay.ndcg10(columns.get(i), grid.get(g).fusion(), settings);
+            }
+        });
+        return new Fit(sets, columns, grid, best, reference, score);
+    }
+
+    /** The leave-one-set-out table: per set, the point chosen on the others, scored on it. */
+    static void printHeldOut(Fit fit) {
+        int n = fit.sets().size();
+        System.out.println("leave-one-set-out (adaptive; chosen on the other sets and their variants, scored on"
+                + " the held-out one):");
+        System.out.printf("%-18s %-46s %10s %10s %10s   %s%n", "held out", "chosen on the others", "held-out",
+                "best branch", "margin", "training margins (sets, then each variant kind)");
+        for (int out = 0; out < n; out++) {
+            int g = choose(fit.grid(), fit.score(), fit.reference(), n, out);
+            double held = fit.score()[g][out];
+            System.out.printf("%-18s %-46s %10.4f %10.4f %+10.4f   %s%n", fit.sets().get(out).name(),
+                    fit.grid().get(g), held, fit.best()[out], held - fit.best()[out],
+                    margins(fit.score()[g], fit.reference(), n, out));
+        }
     }
 
     private static String margins(double[] score, double[] reference, int n, int out) {

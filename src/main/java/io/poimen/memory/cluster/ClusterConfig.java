@@ -82,7 +82,8 @@ public class ClusterConfig {
 
     @Bean
     ClusterStatus clusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests,
-                                TfIdfIndex tfidf, GraphService graph, CallerResolver callers) {
-        return new ClusterStatus(leadership, follower, requests, tfidf, graph, callers);
+                                TfIdfIndex tfidf, GraphService graph, CallerResolver callers,
+                                io.poimen.memory.security.AccessChecks checks) {
+        return new ClusterStatus(leadership, follower, requests, tfidf, graph, callers, checks);
     }
 }

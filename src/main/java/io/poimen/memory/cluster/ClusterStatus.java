@@ -2,7 +2,9 @@ package io.poimen.memory.cluster;
 
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.ExchangeSecurity;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Exchange;
@@ -15,9 +17,11 @@ public class ClusterStatus {
     private final TfIdfIndex tfidf;
     private final GraphService graph;
     private final CallerResolver callers;
+    private final AccessChecks checks;
 
     public ClusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests, TfIdfIndex tfidf,
-                         GraphService graph, CallerResolver callers) {
+                         GraphService graph, CallerResolver callers, AccessChecks checks) {
+        this.checks = checks;
         this.leadership = leadership;
         this.follower = follower;
         this.requests = requests;
@@ -26,8 +30,9 @@ public class ClusterStatus {
         this.callers = callers;
     }
 
+    /** Operator data (vault-wide chunk and note totals, the change log): the admin check first, 403 otherwise. */
     public Map<String, Object> status(Exchange exchange) {
-        callers.caller(exchange);
+        checks.requireAdmin(callers.caller(exchange), ExchangeSecurity.traceId(exchange));
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("node_id", leadership.localId());

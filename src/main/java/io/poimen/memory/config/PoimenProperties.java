@@ -4,6 +4,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -38,6 +39,8 @@ import org.springframework.validation.annotation.Validated;
  * @param webhook   Forgejo's webhook
  * @param security  authentication of callers
  * @param ui        the web UI
+ * @param limits    requests per minute per caller and surface
+ * @param retention how long the tables that grow with use keep their rows
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -53,7 +56,9 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty ForgejoProperties forgejo,
                                @DefaultValue @NestedConfigurationProperty WebhookProperties webhook,
                                @DefaultValue @NestedConfigurationProperty SecuritySettings security,
-                               @DefaultValue @NestedConfigurationProperty UiSettings ui) {
+                               @DefaultValue @NestedConfigurationProperty UiSettings ui,
+                               @DefaultValue @NestedConfigurationProperty LimitsProperties limits,
+                               @DefaultValue @NestedConfigurationProperty RetentionProperties retention) {
 
     /**
      * @param path             vault folder (a git clone when git sync is on)
@@ -84,7 +89,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /**
      * @param backend lucene (embedded) or opensearch
-     * @param fuzzy   the Lucene BM25 branch also matches terms one or two edits away
+     * @param fuzzy   the BM25 branch (Lucene or OpenSearch) also matches a query term no indexed text holds one or
+     *                two edits away (the typo case)
      */
     public record Lexical(@DefaultValue("lucene") String backend, @DefaultValue("true") boolean fuzzy) {
     }
@@ -141,12 +147,18 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      *                     lowest score the plain selection took
      * @param statsFlushMs how often the per-project cache alignment counters and the chunk selection counts are
      *                     written to the database (and the other replicas' counts read)
+     * @param store        where the sessions' previous contexts are kept: {@code memory} (this process),
+     *                     {@code database} (the notes database, shared by replicas) or {@code auto} (database on
+     *                     PostgreSQL, memory on the embedded H2)
+     * @param trimPeriod   how often the writer deletes expired and least recently used sessions (database store)
      */
     public record Session(@DefaultValue("2000") @Min(1) int maxSessions, @DefaultValue("30m") Duration ttl,
                           @DefaultValue("8192") @Min(1) int maxTokens,
                           @DefaultValue("0.75") @DecimalMin("0") @DecimalMax("1") double carryShare,
                           @DefaultValue("0") @DecimalMin("0") double carryMinScore,
-                          @DefaultValue("5s") Duration statsFlushMs) {
+                          @DefaultValue("5s") Duration statsFlushMs,
+                          @DefaultValue("auto") @Pattern(regexp = "auto|memory|database") String store,
+                          @DefaultValue("1m") Duration trimPeriod) {
     }
 
     /**

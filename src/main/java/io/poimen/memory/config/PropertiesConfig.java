@@ -38,4 +38,14 @@ public class PropertiesConfig {
     UiSettings uiSettings(PoimenProperties p) {
         return p.ui();
     }
+
+    @Bean
+    LimitsProperties limitsProperties(PoimenProperties p) {
+        return p.limits();
+    }
+
+    @Bean
+    RetentionProperties retentionProperties(PoimenProperties p) {
+        return p.retention();
+    }
 }

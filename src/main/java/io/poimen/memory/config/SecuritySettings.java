@@ -13,11 +13,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jwkSetUri  explicit JWKS URI, used with {@link #issuer} instead of discovery
  * @param audience   expected {@code aud}
  * @param clockSkew  tolerance for {@code exp} and {@code nbf}
+ * @param jwksCacheTtl how long the issuer's keys are used before they are fetched again: a key the issuer removed is
+ *                   refused at the latest this long after (an unknown {@code kid} is fetched at once)
  */
 // issuer's @param comes before issuerUri's: the metadata processor takes the first @param line starting with the name
 public record SecuritySettings(@DefaultValue("none") String mode, String issuerUri, String jwkSetUri, String issuer,
                                @DefaultValue("poimen-memory") String audience,
-                               @DefaultValue("30s") Duration clockSkew) {
+                               @DefaultValue("30s") Duration clockSkew,
+                               @DefaultValue("5m") Duration jwksCacheTtl) {
     public static final String NONE = "none";
     public static final String OIDC = "oidc";
 

@@ -27,7 +27,8 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 /**
  * Parses a policy YAML file so that a mistake names its file, line and key: the parser reads the document through
  * maps that note every key it looks at, so a key it never read is reported as unknown, and an error the parser
- * throws (a wrong type) is reported at the key it read last. The parser itself stays plain {@code Map} code.
+ * throws (a wrong type) is reported at the key it read last. A key written twice in one mapping is an error too
+ * (SnakeYAML would keep the last). The parser itself stays plain {@code Map} code.
  */
 public final class StrictYaml {
     private StrictYaml() {
@@ -47,7 +48,10 @@ public final class StrictYaml {
 
     /** {@link #parse(Path, Function)} of {@code text}, a content of {@code file} read before. */
     public static <T> T parse(Path file, String text, Function<Map<String, Object>, T> parser) {
-        Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
+        // a key written twice is a mistake, not "the last one wins" (access_level: private ... access_level: public)
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        Yaml yaml = new Yaml(new SafeConstructor(options));
         Object doc;
         Node root;
         try (StringReader r = new StringReader(text); StringReader r2 = new StringReader(text)) {

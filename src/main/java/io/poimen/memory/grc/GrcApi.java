@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Action;
+import io.poimen.memory.security.OidcAccessChecks;
+import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.vault.PolicyFileNames;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
@@ -19,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -65,8 +70,13 @@ public class GrcApi {
                     + "(poimen.forgejo.url, poimen.forgejo.owner, poimen.forgejo.repo, poimen.git.remote)");
         }
         Caller caller = callers.caller(exchange);
+        if (PolicyFileNames.policyName(Path.of(request.documentPath()).getFileName().toString())) {
+            throw ApiException.badRequest("document_path is named like an access policy file ("
+                    + PolicyFileNames.POLICY_FILE + " or a near-miss of it), which is never a note: "
+                    + request.documentPath());
+        }
         access.requireWrite(caller, request.documentPath(), traceId(exchange));
-        refuseCaseClash(request.documentPath());
+        refuseCaseClash(request.documentPath(), new ReadAccess(access, caller, traceId(exchange)));
         if (unchanged(request)) {
             throw ApiException.unprocessable("content is identical to " + request.documentPath() + " in the vault");
         }
@@ -219,29 +229,46 @@ public class GrcApi {
     }
 
     /**
-     * A path that differs only in case from an existing file or folder would become a second note on Linux and
-     * clash on case-insensitive checkouts (macOS, Windows): 409.
+     * A path that differs only in case from an existing file or folder the caller may read would become a second
+     * note on Linux and clash on case-insensitive checkouts (macOS, Windows): 409 naming it. A clash with something
+     * the caller may not read is not refused: the answer would tell that it exists (the pull request's reviewer sees
+     * both). A path under an existing file can never be written: 409 as well (the caller may write below the file's
+     * folder, so may read the file).
      */
-    private void refuseCaseClash(String documentPath) {
+    private void refuseCaseClash(String documentPath, ReadAccess read) {
         Path dir = vault.normalize();
         for (String segment : documentPath.split("/")) {
             if (!Files.isDirectory(dir)) {
+                if (Files.exists(dir)) {
+                    String file = relative(dir);
+                    if (!read.allowsIfNotePath(file)) {
+                        throw OidcAccessChecks.denied(Action.WRITE, VaultResource.of(documentPath));
+                    }
+                    throw new ApiException(409, "path_under_file", "document_path " + documentPath
+                            + " lies under the file " + file);
+                }
                 return;
             }
-            String clash = null;
+            List<Path> clashes;
             try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
-                clash = entries.map(p -> p.getFileName().toString())
-                        .filter(n -> !n.equals(segment) && n.equalsIgnoreCase(segment)).findFirst().orElse(null);
+                clashes = entries.filter(p -> !p.getFileName().toString().equals(segment)
+                        && p.getFileName().toString().equalsIgnoreCase(segment)).sorted().toList();
             } catch (IOException e) {
                 return;
             }
-            if (clash != null) {
-                String existing = vault.normalize().relativize(dir.resolve(clash)).toString().replace('\\', '/');
-                throw new ApiException(409, "case_clash", "document_path " + documentPath
-                        + " differs only in case from the existing " + existing);
+            for (Path clash : clashes) {
+                String existing = relative(clash);
+                if (read.allowsIfNotePath(Files.isDirectory(clash) ? existing + "/" : existing)) {
+                    throw new ApiException(409, "case_clash", "document_path " + documentPath
+                            + " differs only in case from the existing " + existing);
+                }
             }
             dir = dir.resolve(segment);
         }
+    }
+
+    private String relative(Path p) {
+        return vault.normalize().relativize(p).toString().replace('\\', '/');
     }
 
     private boolean unchanged(DraftRequest request) {

@@ -4,6 +4,7 @@ import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.ingest.VaultChanges;
 import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
@@ -174,10 +175,13 @@ public class VaultSync {
 
     /**
      * {@code GET /memory/sync/status} for an authenticated caller: changed files only where the caller may read the
-     * path (and, for a rename, the old path too).
+     * path (and, for a rename, the old path too); the count of notes reindexed (which counts notes the caller may
+     * not read) only for an operator.
      */
     public SyncStatus report(Exchange exchange) {
-        ReadAccess read = new ReadAccess(access, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
+        Caller caller = callers.caller(exchange);
+        String traceId = ExchangeSecurity.traceId(exchange);
+        ReadAccess read = new ReadAccess(access, caller, traceId);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         SyncStatus s = status();
         List<FileChange> visible = s.filesChanged().stream()
@@ -188,7 +192,7 @@ public class VaultSync {
         List<SyncStatus.SyncError> errors = s.errors().stream().map(e -> new SyncStatus.SyncError(e.at(),
                 PathMentions.withoutDenied(e.message(), vaultPaths.get(), read::allowsIfNotePath))).toList();
         return new SyncStatus(s.enabled(), s.lastCommit(), s.lastSync(), s.lastAttempt(), visible,
-                s.notesReindexed(), errors, s.requests(), s.runs());
+                access.isAdmin(caller, traceId) ? s.notesReindexed() : null, errors, s.requests(), s.runs());
     }
 
 

@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The MCP server at {@code /mcp} (Streamable HTTP transport as a servlet beside Spring MVC), behind the same
  * security filter chain as the REST API. The caller the chain resolved from the request's bearer goes into the MCP
- * transport context ({@link HubCalls#context}), from where the tools pass it on to the routes.
+ * transport context ({@link HubCalls#context}), from where the tools pass it on to the routes. Each session
+ * belongs to the caller who opened it ({@link McpSessionBinding}).
  */
 @Configuration
 public class McpConfig {
@@ -69,6 +70,22 @@ public class McpConfig {
         FilterRegistrationBean<McpEnvelopeFilter> reg = new FilterRegistrationBean<>(new McpEnvelopeFilter(mcpJsonMapper));
         reg.addUrlPatterns(ENDPOINT);
         reg.setOrder(0);
+        return reg;
+    }
+
+    @Bean
+    McpSessionOwners mcpSessionOwners() {
+        return new LocalMcpSessionOwners();
+    }
+
+    /** After the envelope check: a session id reaches the transport only from the caller who opened it. */
+    @Bean
+    FilterRegistrationBean<McpSessionBinding> mcpSessionBinding(McpSessionOwners owners,
+                                                                HttpServletStreamableServerTransportProvider transport) {
+        FilterRegistrationBean<McpSessionBinding> reg = new FilterRegistrationBean<>(
+                new McpSessionBinding(owners, transport));
+        reg.addUrlPatterns(ENDPOINT);
+        reg.setOrder(1);
         return reg;
     }
 

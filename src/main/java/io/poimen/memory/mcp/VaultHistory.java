@@ -5,6 +5,7 @@ import io.poimen.memory.security.Caller;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.PathMentions;
+import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.api.ApiException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -109,7 +110,7 @@ public class VaultHistory {
                 var parentTree = c.getParentCount() == 0 ? null : walk.parseCommit(c.getParent(0)).getTree();
                 for (DiffEntry e : diff.scan(parentTree, c.getTree())) {
                     String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
-                    if (!path.endsWith(".md") || latest.containsKey(path) || latest.size() >= max
+                    if (!VaultPaths.isNote(path) || latest.containsKey(path) || latest.size() >= max
                             || !allowed.computeIfAbsent(path, p -> ReadCheck.allows(checks, caller, p, trace))) {
                         continue;
                     }

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.security.AccessDecision;
 import io.poimen.memory.security.Action;
 import io.poimen.memory.security.AuditedAccess;
@@ -17,7 +18,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 
 /**
- * The access steps of the query route: the project check before any search (403 with the reason code), which also
+ * The access steps of the query route: the project check before any search (403 without a reason: the same answer
+ * for a project the caller may not read and, with authentication, one that does not exist), which also
  * gives the query its read predicate ({@link QueryContext#readable}): the planner builds the search scope from
  * readable notes only, so a note the caller may not read never enters a branch's candidate list and cannot move a
  * normalised score or a count. After fusion, candidates are checked once more (a second line, fail closed) and
@@ -29,10 +31,12 @@ public class QueryAccess {
     static final String SCOPE = "poimenReadableScope";
     private final CallerResolver callers;
     private final AuditedAccess access;
+    private final GraphService graph;
 
-    public QueryAccess(CallerResolver callers, AuditedAccess access) {
+    public QueryAccess(CallerResolver callers, AuditedAccess access, GraphService graph) {
         this.callers = callers;
         this.access = access;
+        this.graph = graph;
     }
 
     public void checkProject(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
@@ -44,6 +48,9 @@ public class QueryAccess {
         }
         AccessDecision d = access.check(caller, VaultResource.project(ctx.request.project()), Action.READ, traceId);
         OidcAccessChecks.orForbidden(d);
+        if (!graph.current().projects().contains(ctx.request.project())) {
+            throw OidcAccessChecks.denied(Action.READ, d.resource());
+        }
         exchange.setProperty(PROJECT_DECISION, d);
         ReadableScope scope = new ReadableScope(access.engine(), caller);
         exchange.setProperty(SCOPE, scope);

@@ -49,6 +49,14 @@ public final class QueryContext {
     /** Step → milliseconds, to the microsecond: the steps of a fast route take well under one millisecond. */
     public final Map<String, Double> timingsMs = new ConcurrentSkipListMap<>();
     public List<FusedCandidate> fused = new ArrayList<>();
+    /**
+     * The distinct chunks the fused branches returned, before any threshold (set by the fusion): the answer's
+     * {@code calls.candidates}. Counted before scores are compared, so the index-wide BM25 statistics (which count
+     * notes the caller may not read) do not move it by deciding which hits pass the lexical threshold.
+     */
+    public int candidates;
+    /** Branch key → the hits it returned into the fusion (set by the fusion): {@code calls.branches}. */
+    public Map<String, Integer> returned = Map.of();
     /** The distinct candidates the token budget chose from, best first (set by selection; session contexts). */
     public List<io.poimen.memory.retrieval.select.SelectionItem> selectable = List.of();
     /** Chunk rows already read during this query, so a later step does not read them again. */

@@ -2,10 +2,13 @@ package io.poimen.memory.retrieval;
 
 import io.poimen.memory.retrieval.branch.BranchResult;
 import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.index.Hit;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.support.ExchangeHelper;
@@ -55,6 +58,11 @@ public class QueryFusion {
             }
         }
         ctx.expected = List.copyOf(expected);
+        ctx.candidates = (int) answered.stream().flatMap(r -> r.hits().stream()).map(Hit::chunkId)
+                .filter(java.util.Objects::nonNull).distinct().count();
+        Map<String, Integer> returned = new TreeMap<>();
+        answered.forEach(r -> returned.put(r.branch().key(), r.hits().size()));
+        ctx.returned = returned;
         ctx.fused = answered.isEmpty() ? List.of()
                 : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration(), ctx.settings.gate())
                         .fuse(answered, ctx.settings.fusion());

@@ -19,6 +19,7 @@ import io.poimen.memory.retrieval.select.TokenBudgetSelector;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.api.StrictJson;
+import io.poimen.memory.security.VaultPathGuard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,9 +38,6 @@ import org.apache.camel.ExchangeProperty;
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
     public static final int MAX_BODY_BYTES = 64 * 1024;
-    static final int MAX_PROJECT_CHARS = 128;
-    private static final java.util.regex.Pattern PROJECT_NAME =
-            java.util.regex.Pattern.compile("[^/\\\\\\p{Cntrl}]+");
 
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
@@ -211,11 +209,7 @@ public class QueryPipeline {
         if (r.query() == null || r.query().isBlank()) {
             throw ApiException.badRequest("query is required");
         }
-        if (r.project().length() > MAX_PROJECT_CHARS || !PROJECT_NAME.matcher(r.project()).matches()) {
-            // a project is one folder name under projects/; anything else is refused before it is audited
-            throw ApiException.badRequest("project must be a folder name under projects/ (at most "
-                    + MAX_PROJECT_CHARS + " characters, no '/', '\\' or control characters)");
-        }
+        VaultPathGuard.projectName(r.project());
         checkId("agent_id", r.agentId(), 128, true);
         checkId("session_id", r.sessionId(), 256, false);
         if (r.query().length() > MAX_QUERY_CHARS) {

@@ -49,9 +49,10 @@ public record QueryResponse(String project, String strategy, String route, List<
     }
 
     /**
-     * The design notes' {@code MinimizedCallPlan}: fused candidates considered, chunks selected, and the call
+     * The design notes' {@code MinimizedCallPlan}: candidates considered (the distinct chunks the branches returned,
+     * before thresholds), the hits each branch returned (branch key → count), chunks selected, and the call
      * reduction {@code 1 - selected / candidates} (0 without candidates).
      */
-    public record CallPlan(int candidates, int selected, double callReduction) {
+    public record CallPlan(int candidates, Map<String, Integer> branches, int selected, double callReduction) {
     }
 }

@@ -22,8 +22,8 @@ import org.springframework.context.annotation.Configuration;
 public class RetrievalConfig {
 
     @Bean
-    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access) {
-        return new QueryAccess(callers, access);
+    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access, GraphService graph) {
+        return new QueryAccess(callers, access, graph);
     }
 
     @Bean

@@ -13,4 +13,10 @@ public interface AccessChecks {
 
     /** The caller may use admin endpoints (reindex, audit log). */
     void requireAdmin(Caller caller, String traceId);
+
+    /**
+     * Whether the caller is an operator (the admin check of {@link #requireAdmin}, audited the same way, without
+     * refusing): vault-wide figures in an answer are shown to operators only.
+     */
+    boolean isAdmin(Caller caller, String traceId);
 }

@@ -9,9 +9,13 @@ import org.apache.camel.Header;
 /**
  * The security endpoints' steps: the admin check of {@code GET /memory/audit}, and
  * {@code GET /memory/access/check?path=} (what may the caller do with this vault path: read and write decisions
- * with their reason codes, both audited).
+ * with their reason codes, both audited). A caller who may not read the path is told {@value #DENIED} for both,
+ * whatever the reason (a policy that denies, no policy, a broken one): the precise reason is in the audit log only, so
+ * the answer says nothing about what exists there.
  */
 public class AccessEndpoints {
+    /** The reason shown for a path the caller may not read. */
+    public static final String DENIED = "denied";
     private final CallerResolver callers;
     private final AccessChecks checks;
     private final AuditedAccess access;
@@ -46,8 +50,8 @@ public class AccessEndpoints {
         AccessDecision read = access.engine().check(caller, resource, Action.READ);
         AccessDecision write = access.engine().check(caller, resource, Action.WRITE);
         access.record(caller, List.of(read, write), traceId);
-        out.put("read", decision(read.allowed(), read.reason()));
-        out.put("write", decision(write.allowed(), write.reason()));
+        out.put("read", decision(read.allowed(), read.allowed() ? read.reason() : DENIED));
+        out.put("write", decision(write.allowed(), read.allowed() ? write.reason() : DENIED));
         return out;
     }
 

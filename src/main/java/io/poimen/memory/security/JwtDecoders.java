@@ -1,8 +1,10 @@
 package io.poimen.memory.security;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.poimen.memory.config.SecuritySettings;
 import java.util.List;
 import java.util.Objects;
+import org.springframework.cache.concurrent.ConcurrentMapCache;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
@@ -18,7 +20,8 @@ import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
 /**
  * The bearer-token decoder: Nimbus against the issuer's JWKS (from discovery, or an explicit URI), RS256 and ES256
  * only, so {@code alg: none} and HS256 signed with the public key are rejected before any key is tried. A token
- * with an unknown {@code kid} makes Nimbus refetch the JWKS, so the issuer can rotate keys without a restart.
+ * with an unknown {@code kid} makes Nimbus refetch the JWKS, so the issuer can rotate keys without a restart; the
+ * fetched JWKS is kept {@code poimen.security.jwks-cache-ttl}, so a key the issuer removed stops working then.
  * Claims checked: {@code exp} present and not passed, {@code nbf} reached (both with the configured skew),
  * {@code iss} equal to the issuer, {@code aud} containing the audience.
  */
@@ -35,7 +38,11 @@ public final class JwtDecoders {
         NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder = s.jwkSetUri() != null
                 ? NimbusJwtDecoder.withJwkSetUri(s.jwkSetUri())
                 : NimbusJwtDecoder.withIssuerLocation(s.issuerUri());
-        NimbusJwtDecoder decoder = builder.jwsAlgorithms(a -> {
+        // the JWKS document expires after jwks-cache-ttl (given a Spring cache, the builder turns off Nimbus' own
+        // cache, whose lifetime it does not expose)
+        ConcurrentMapCache jwks = new ConcurrentMapCache("jwks",
+                Caffeine.newBuilder().expireAfterWrite(s.jwksCacheTtl()).build().asMap(), false);
+        NimbusJwtDecoder decoder = builder.cache(jwks).jwsAlgorithms(a -> {
             a.clear();
             a.add(SignatureAlgorithm.RS256);
             a.add(SignatureAlgorithm.ES256);

@@ -37,6 +37,11 @@ public class LocalOperatorAccess implements CallerResolver, AccessChecks {
         // no-auth mode on loopback: the local operator is the admin
     }
 
+    @Override
+    public boolean isAdmin(Caller caller, String traceId) {
+        return true;
+    }
+
     private void checkPath(String vaultPath) {
         if (paths != null) {
             paths.resolve(vaultPath);

@@ -1,7 +1,13 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.vault.WikiLinkParser;
+import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -11,14 +17,28 @@ import java.util.regex.Pattern;
  * Vault paths named inside free text (agent event text, commit messages, sync errors, draft messages).
  * {@link #withoutDenied} hides every one a caller may not read, so a text shown next to a readable note does not
  * name a denied one. A mention is a word (text between blanks and punctuation such as quotes, brackets, commas and
- * colons) that is a note path of the vault, wherever the note sits ({@code README.md} in the root too), or that path
- * without {@code .md} (a wiki-link target), or that looks like a note path even if the vault has no such note
- * (now or any more): a word ending in {@code .md}, or starting with {@code projects/} or {@code shared/}. A
- * heading anchor ({@code #...}) goes with its path. Vault paths with blanks in them are found as they are.
+ * colons), read after undoing percent-encoding ({@code %2F}, also twice or three times), NFKC and slash look-alikes
+ * (backslash, U+2044, U+2215, U+2571, U+27CB, U+29F8, U+FF0F all count as {@code /}), with a heading anchor
+ * ({@code #...}) and leading {@code ./}, {@code ../} and {@code /} dropped, that names a note of the vault, compared
+ * without regard to case:
+ * <ul>
+ *   <li>its path, or its path without {@code .md}, wherever the note sits ({@code README.md} in the root too);</li>
+ *   <li>with a {@code /} in it, the end of a note's path ({@code secret/plan} of {@code ../secret/plan.md} names
+ *       {@code projects/p/secret/plan.md}), as a wiki-link or a relative path resolves;</li>
+ *   <li>without a {@code /}, a note's file name with or without {@code .md} when the word is a wiki-link target
+ *       ({@code [[plan]]}, {@code [[plan|alias]]}, {@code [[plan#heading]]}), a relative path ({@code ./plan.md}) or
+ *       ends in {@code .md} ({@code plan.md});</li>
+ *   <li>or, when it names no note, it looks like a note path (now gone, or never there): it ends in {@code .md} or
+ *       starts with {@code projects/} or {@code shared/} (any case), and is read as that path.</li>
+ * </ul>
+ * The word is hidden when the caller may not read any note it can name. Vault paths with blanks in them are found
+ * as they are.
  */
 public final class PathMentions {
     public static final String HIDDEN = "[path hidden]";
     private static final Pattern WORD = Pattern.compile("[^\\s\"'<>()\\[\\]{}`,;:|!?*=]+");
+    /** Characters that read as a slash: backslash and Unicode look-alikes of {@code /}. */
+    private static final String SLASHES = "\\\u2044\u2215\u2571\u27CB\u29F8\uFF0F";
 
     private PathMentions() {
     }
@@ -33,34 +53,74 @@ public final class PathMentions {
             return text;
         }
         String out = hideSpaced(text, vaultPaths, readable);
+        Index index = index(vaultPaths);
         Matcher m = WORD.matcher(out);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
             String word = m.group();
             String trail = word.substring(stripDots(word));
-            String path = mentioned(word.substring(0, word.length() - trail.length()), vaultPaths);
-            m.appendReplacement(b, Matcher.quoteReplacement(path == null || readable.test(path) ? word
+            boolean wiki = m.start() >= 2 && out.startsWith("[[", m.start() - 2);
+            List<String> named = named(word.substring(0, word.length() - trail.length()), index, wiki);
+            m.appendReplacement(b, Matcher.quoteReplacement(named.stream().allMatch(readable) ? word
                     : HIDDEN + trail));
         }
         m.appendTail(b);
         return b.toString();
     }
 
-    /** The note path {@code word} names, or null when it names none. */
-    private static String mentioned(String word, Set<String> vaultPaths) {
-        String p = word.startsWith("./") ? word.substring(2) : word;
-        int anchor = p.indexOf('#');
-        p = anchor >= 0 ? p.substring(0, anchor) : p;
-        if (p.isEmpty()) {
-            return null;
+    /** The note paths (or path-like texts) {@code word}, taken as a whole, can name; empty when it names none. */
+    public static List<String> named(String word, Set<String> vaultPaths) {
+        return word.isEmpty() || !WORD.matcher(word).matches() ? List.of() : named(word, index(vaultPaths), false);
+    }
+
+    private static List<String> named(String word, Index index, boolean wiki) {
+        String w = normalized(word);
+        int anchor = w.indexOf('#');
+        w = anchor >= 0 ? w.substring(0, anchor) : w;
+        boolean relative = false;
+        while (w.startsWith("./") || w.startsWith("../")) {
+            w = w.substring(w.indexOf('/') + 1);
+            relative = true;
         }
-        if (vaultPaths.contains(p)) {
-            return p;
+        w = w.replaceFirst("^/+", "");
+        if (w.isEmpty()) {
+            return List.of();
         }
-        if (!p.endsWith(".md") && vaultPaths.contains(p + ".md")) {
-            return p + ".md";
+        String lw = w.toLowerCase(Locale.ROOT);
+        Set<String> out = new LinkedHashSet<>();
+        for (String form : List.of(lw, lw + ".md")) {
+            out.addAll(index.byPath.getOrDefault(form, List.of()));
+            int slash = form.lastIndexOf('/');
+            if (slash >= 0) {
+                for (String p : index.byName.getOrDefault(form.substring(slash + 1), List.of())) {
+                    if (p.toLowerCase(Locale.ROOT).endsWith("/" + form)) {
+                        out.add(p);
+                    }
+                }
+            } else if (wiki || relative || lw.endsWith(".md")) {
+                out.addAll(index.byName.getOrDefault(form, List.of()));
+            }
         }
-        return p.endsWith(".md") || p.startsWith("projects/") || p.startsWith("shared/") ? p : null;
+        if (out.isEmpty() && (lw.endsWith(".md") || lw.startsWith("projects/") || lw.startsWith("shared/"))) {
+            out.add(w);
+            out.add(lw);
+        }
+        return List.copyOf(out);
+    }
+
+    /** The word with percent-encoding undone, NFKC-normalised, every slash look-alike a {@code /}. */
+    private static String normalized(String word) {
+        String w = word;
+        for (int i = 0; i < 3 && w.indexOf('%') >= 0; i++) {
+            w = WikiLinkParser.percentDecode(w);
+        }
+        w = Normalizer.normalize(w, Normalizer.Form.NFKC);
+        StringBuilder b = new StringBuilder(w.length());
+        for (int i = 0; i < w.length(); i++) {
+            char c = w.charAt(i);
+            b.append(SLASHES.indexOf(c) >= 0 ? '/' : c);
+        }
+        return b.toString();
     }
 
     /** Where trailing dots (a sentence's end, an ellipsis) begin. */
@@ -78,7 +138,7 @@ public final class PathMentions {
             return text;
         }
         String out = text;
-        for (String p : spaced(vaultPaths)) {
+        for (String p : index(vaultPaths).spaced) {
             String stem = p.endsWith(".md") ? p.substring(0, p.length() - ".md".length()) : p;
             if (out.contains(stem) && !readable.test(p)) {
                 out = out.replace(p, HIDDEN).replace(stem, HIDDEN);
@@ -87,24 +147,33 @@ public final class PathMentions {
         return out;
     }
 
-    private record Spaced(Set<String> of, List<String> paths) {
+    /**
+     * The vault's note paths by lower-case path and by lower-case file name, and those with blanks in them, for
+     * one set of vault paths (one graph snapshot serves many texts).
+     */
+    private record Index(Set<String> of, Map<String, List<String>> byPath, Map<String, List<String>> byName,
+                         List<String> spaced) {
     }
 
-    /** The paths with blanks of the last vault path set asked about (one graph snapshot serves many texts). */
-    private static volatile Spaced spaced = new Spaced(Set.of(), List.of());
+    private static volatile Index index = new Index(Set.of(), Map.of(), Map.of(), List.of());
 
-    private static List<String> spaced(Set<String> vaultPaths) {
-        Spaced s = spaced;
-        if (s.of() != vaultPaths) {
-            List<String> paths = new ArrayList<>();
+    private static Index index(Set<String> vaultPaths) {
+        Index i = index;
+        if (i.of() != vaultPaths) {
+            Map<String, List<String>> byPath = new HashMap<>();
+            Map<String, List<String>> byName = new HashMap<>();
+            List<String> spaced = new ArrayList<>();
             for (String p : vaultPaths) {
+                String lower = p.toLowerCase(Locale.ROOT);
+                byPath.computeIfAbsent(lower, k -> new ArrayList<>(1)).add(p);
+                byName.computeIfAbsent(lower.substring(lower.lastIndexOf('/') + 1), k -> new ArrayList<>(1)).add(p);
                 if (p.indexOf(' ') >= 0 || p.indexOf('\t') >= 0) {
-                    paths.add(p);
+                    spaced.add(p);
                 }
             }
-            s = new Spaced(vaultPaths, List.copyOf(paths));
-            spaced = s;
+            i = new Index(vaultPaths, byPath, byName, List.copyOf(spaced));
+            index = i;
         }
-        return s.paths();
+        return i;
     }
 }

@@ -39,6 +39,16 @@ public final class ReadAccess {
         }
     }
 
+    /**
+     * A project that does not exist (no note under {@code projects/<project>/}): 404 {@code unknown project} for the
+     * local operator of the no-auth mode; to anyone else the very 403 of a project they may not read, so the answer
+     * does not tell a missing project from a denied one.
+     */
+    public ApiException unknownProject(String project) {
+        return caller.anonymous() ? ApiException.notFound("unknown project: " + project)
+                : OidcAccessChecks.denied(Action.READ, VaultResource.project(project));
+    }
+
     public static ApiException notFound(String path) {
         return ApiException.notFound("no such note: " + path);
     }

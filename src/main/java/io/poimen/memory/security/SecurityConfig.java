@@ -16,6 +16,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -167,13 +168,18 @@ public class SecurityConfig {
         @Bean
         @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
         SecurityFilterChain oidcApi(HttpSecurity http, JwtDecoder decoder, RolePolicy roles, SecuritySettings settings,
-                                    UiSettings ui) throws Exception {
+                                    UiSettings ui, AccessChecks checks, Environment environment) throws Exception {
             JsonAuthenticationEntryPoint json = new JsonAuthenticationEntryPoint();
             return common(http, settings, ui)
                     .authorizeHttpRequests(a -> a
                             // the REQUEST dispatch was authenticated; ASYNC only writes the Camel route's answer
                             .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
+                            // a separate management port (k8s, compose: 9090) is protected by the network instead
+                            .requestMatchers(ManagementPort.separate(environment)).permitAll()
                             .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                            // metrics on the API port are operator data: the admin check, audited
+                            .requestMatchers("/actuator/prometheus", "/actuator/metrics", "/actuator/metrics/**")
+                            .access(ManagementPort.operatorsOnly(checks))
                             // the web UI's files and login settings: the UI logs in before it calls the API
                             .requestMatchers(HttpMethod.GET, "/", "/index.html", "/login-callback.html", "/css/**",
                                     "/js/**", "/favicon.ico", "/memory/ui/config").permitAll()

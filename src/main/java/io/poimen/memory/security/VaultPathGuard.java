@@ -24,6 +24,24 @@ public class VaultPathGuard {
     }
 
     static final int MAX_PATH_CHARS = 1024;
+    static final int MAX_PROJECT_CHARS = 128;
+    private static final Pattern PROJECT_NAME = Pattern.compile("[^/\\\\\\p{Cntrl}]+");
+
+    /**
+     * A project named in a request ({@code project} of a query, a listing, reachability): one folder name under
+     * {@code projects/}, never a path into it (so a request cannot aim a project check at a nested folder).
+     *
+     * @throws ApiException 400 bad_request
+     */
+    public static String projectName(String project) {
+        if (project == null || project.length() > MAX_PROJECT_CHARS || !PROJECT_NAME.matcher(project).matches()
+                || project.equals(".") || project.equals("..")) {
+            // refused before it is audited
+            throw ApiException.badRequest("project must be a folder name under projects/ (at most "
+                    + MAX_PROJECT_CHARS + " characters, no '/', '\\' or control characters)");
+        }
+        return project;
+    }
 
     /**
      * The checked vault-relative path ({@code /}-separated, as given), lexical checks only.

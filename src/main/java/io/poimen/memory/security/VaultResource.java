@@ -4,13 +4,16 @@ import io.poimen.memory.vault.VaultPaths;
 
 /**
  * What an access decision covers: the notes of one folder of a project ({@code projects/<p>/...}), of a skill
- * ({@code shared/skills/<S>/...}) or of another shared folder ({@code shared/<folder>/...}; name "" for notes directly
- * under {@code shared/} or the vault). {@code type} and {@code name} name the unit whose top folder holds the main
- * policy; {@code folder} is the vault-relative folder of the notes, where nested {@code _access.yaml} files may narrow
- * it ({@link PolicyStore}). Decisions are made, cached and audited per resource, so per folder.
+ * ({@code shared/skills/<S>/...}), of another shared folder ({@code shared/<folder>/...}; name "" for notes directly
+ * under {@code shared/}), of another top-level folder ({@code private/...}, and {@code projects/} for the notes
+ * directly in it), or the notes directly in the vault root. {@code type} and {@code name} name the unit whose top
+ * folder holds the main policy; {@code folder} is the vault-relative folder of the notes, where nested
+ * {@code _access.yaml} files may narrow it ({@link PolicyStore}). Decisions are made, cached and audited per
+ * resource, so per folder.
  *
- * @param type   {@code project}, {@code skill}, {@code shared} (or {@code endpoint} for admin checks); written to
- *               {@code rbac_audit_log.resource_type}
+ * @param type   {@code project}, {@code skill}, {@code shared}, {@code folder} (a top-level folder other than
+ *               {@code projects/} and {@code shared/}), {@code root} (notes directly in the vault root), or
+ *               {@code endpoint} for admin checks; written to {@code rbac_audit_log.resource_type}
  * @param folder vault-relative folder of the notes (the unit's top folder for resources made by name), null for
  *               endpoints
  */
@@ -18,10 +21,12 @@ public record VaultResource(String type, String name, String folder) {
     public static final String PROJECT = "project";
     public static final String SKILL = "skill";
     public static final String SHARED = "shared";
+    public static final String FOLDER = "folder";
+    public static final String ROOT = "root";
     public static final String ENDPOINT = "endpoint";
 
     public VaultResource {
-        if ((PROJECT.equals(type) || SKILL.equals(type)) && (name == null || name.isBlank() || name.equals(".")
+        if ((PROJECT.equals(type) || SKILL.equals(type) || FOLDER.equals(type)) && (name == null || name.isBlank() || name.equals(".")
                 || name.equals("..") || name.chars().anyMatch(c -> c == '/' || c == '\\' || c < 0x20))) {
             throw new IllegalArgumentException(type + " must be a single folder name, got " + name);
         }
@@ -69,16 +74,23 @@ public record VaultResource(String type, String name, String folder) {
             int slash = rest.indexOf('/');
             return new VaultResource(SHARED, slash < 0 ? "" : rest.substring(0, slash));
         }
-        return new VaultResource(SHARED, "", "");
+        int slash = path.indexOf('/');
+        // a top-level folder of its own (also projects/ for the notes directly in it), or the vault root
+        return slash < 0 ? new VaultResource(ROOT, "", "") : new VaultResource(FOLDER, path.substring(0, slash));
     }
 
-    /** Vault-relative top folder of the unit (its main {@code _access.yaml}), or null when it can have none. */
+    /**
+     * Vault-relative top folder of the unit (its main {@code _access.yaml}; "" for the vault root), or null for an
+     * endpoint.
+     */
     public String unitFolder() {
         return switch (type) {
             case PROJECT -> VaultPaths.PROJECTS + name;
             case SKILL -> VaultPaths.SHARED + "skills/" + name;
+            case FOLDER -> name;
+            case ROOT -> "";
             case ENDPOINT -> null;
-            default -> name.isEmpty() ? ("".equals(folder) ? null : "shared") : VaultPaths.SHARED + name;
+            default -> name.isEmpty() ? "shared" : VaultPaths.SHARED + name;
         };
     }
 

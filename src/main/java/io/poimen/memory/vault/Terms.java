@@ -6,27 +6,32 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
- * The one text analysis shared by TF-IDF, key-term extraction and query normalisation:
- * Lucene's English analyzer (standard tokenizer, lower case, English stop words, Porter stemming),
- * so "Crashes", "crash" and "crashing" meet on one term.
+ * The one text analysis shared by TF-IDF, key-term extraction and query normalisation, and the same chain the
+ * BM25 indexes use ({@link VaultTextAnalyzer}): Lucene's English analyzer (standard tokenizer, lower case, English
+ * stop words, Porter stemming), so "Crashes", "crash" and "crashing" meet on one term, with Chinese, Japanese and
+ * Korean split into single characters and pairs of neighbours.
  */
 public final class Terms {
-    private static final Analyzer ANALYZER = new EnglishAnalyzer();
+    private static final Analyzer ANALYZER = new VaultTextAnalyzer();
 
     private Terms() {
     }
 
     /** Analyzed terms of {@code text}, in order, duplicates kept. */
     public static List<String> analyze(String text) {
+        return analyze(ANALYZER, "t", text);
+    }
+
+    /** The terms {@code analyzer} gives {@code text} in {@code field}, in order, duplicates kept. */
+    public static List<String> analyze(Analyzer analyzer, String field, String text) {
         List<String> out = new ArrayList<>();
         if (text == null || text.isBlank()) {
             return out;
         }
-        try (TokenStream ts = ANALYZER.tokenStream("t", text)) {
+        try (TokenStream ts = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
             while (ts.incrementToken()) {

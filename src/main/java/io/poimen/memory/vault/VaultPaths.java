@@ -17,6 +17,16 @@ public final class VaultPaths {
         return end < 0 ? null : path.substring(PROJECTS.length(), end);
     }
 
+    /**
+     * A markdown note: ends in {@code .md} (any case) and is not named like an access policy
+     * ({@link PolicyFileNames}, e.g. {@code _access.yaml.md}), which is never indexed or served as a note.
+     */
+    public static boolean isNote(String path) {
+        int slash = path.lastIndexOf('/');
+        return path.toLowerCase(java.util.Locale.ROOT).endsWith(".md")
+                && !PolicyFileNames.policyName(path.substring(slash + 1));
+    }
+
     public static boolean isShared(String path) {
         return path.startsWith(SHARED);
     }

@@ -9,7 +9,6 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;
@@ -19,13 +18,16 @@ import org.springframework.stereotype.Component;
  * and every symbolic link. A link that points outside the vault would leak files; one that points inside
  * would list the same note twice under two paths, possibly under another project's access policy, while its
  * target is listed anyway under its own path. Also skipped and reported: FIFOs, sockets and devices (reading one
- * could block the ingest), entries that cannot be read, and names that are not valid UTF-8 (their path as text
- * would name another file). Everything skipped is in {@link VaultSnapshot#skipped()} with its reason.
+ * could block the ingest), entries that cannot be read, names that are not valid UTF-8 (their path as text
+ * would name another file), and near-misses of the policy file name ({@link PolicyFileNames}: never a note). Everything
+ * skipped is in {@link VaultSnapshot#skipped()} with its reason.
  */
 @Component
 public class VaultScanner {
-    public static final String ACCESS_FILE = "_access.yaml";
+    public static final String ACCESS_FILE = PolicyFileNames.POLICY_FILE;
     static final String NOT_UTF8 = "file name is not valid UTF-8; rename it to index it";
+    public static final String NEAR_MISS = "a near-miss of the policy file name " + ACCESS_FILE
+            + ": not a note, and its folder's policy is rejected while it is there (rename or remove it)";
 
     public VaultSnapshot scan(Path root) {
         if (!Files.isDirectory(root)) {
@@ -39,7 +41,7 @@ public class VaultScanner {
             throw new UncheckedIOException("vault scan failed: " + root, e);
         }
         files.sort(null);
-        List<String> markdown = files.stream().filter(f -> f.toLowerCase(Locale.ROOT).endsWith(".md")).toList();
+        List<String> markdown = files.stream().filter(VaultPaths::isNote).toList();
         List<String> access = files.stream().filter(f -> LinkResolver.fileName(f).equals(ACCESS_FILE)).toList();
         return new VaultSnapshot(root, List.copyOf(files), markdown, access, skipped);
     }
@@ -79,6 +81,8 @@ public class VaultScanner {
             }
             if (!nameRoundTrips(file)) {
                 skipped.put(relative(file), NOT_UTF8);
+            } else if (PolicyFileNames.nearMiss(file.getFileName().toString())) {
+                skipped.put(relative(file), NEAR_MISS);
             } else if (attrs.isSymbolicLink()) {
                 skipped.put(relative(file), linkReason(file));
             } else if (attrs.isRegularFile()) {

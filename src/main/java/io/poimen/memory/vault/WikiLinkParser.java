@@ -29,8 +29,29 @@ public class WikiLinkParser {
                     + "(?:\\s+(?:\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()\\n]*\\)))?\\s*\\)");
     private static final Pattern URL_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
 
+    /**
+     * The type {@code link} had as parsed, before it was resolved: what an unresolved link written the same way
+     * shows (a link to a note the caller may not read must look like one).
+     */
+    public static LinkType typeAsWritten(WikiLink link) {
+        List<WikiLink> again = new WikiLinkParser().parse(link.sourcePath(), link.written());
+        return again.isEmpty() ? LinkType.UNKNOWN : again.get(0).type();
+    }
+
     public List<WikiLink> parse(String sourcePath, String markdown) {
-        List<WikiLink> links = new ArrayList<>();
+        return locate(sourcePath, markdown).stream().map(Located::link).toList();
+    }
+
+    /**
+     * A link and where its reference is written: {@code [from, to)} is the text between {@code [[} and {@code ]]} of
+     * a wiki-link, or the destination between the parentheses of a markdown link (with its angle brackets).
+     */
+    public record Located(int from, int to, WikiLink link) {
+    }
+
+    /** The links of {@link #parse}, each with the place of its reference in {@code markdown}. */
+    public List<Located> locate(String sourcePath, String markdown) {
+        List<Located> links = new ArrayList<>();
         if (markdown == null || markdown.isEmpty()) {
             return links;
         }
@@ -44,7 +65,7 @@ public class WikiLinkParser {
             wikiSpans.add(new int[] {m.start(), m.end()});
             WikiLink link = toLink(sourcePath, markdown.substring(m.start(2), m.end(2)), !m.group(1).isEmpty());
             if (link != null) {
-                found.add(new Found(m.start(), link));
+                found.add(new Found(m.start(), new Located(m.start(2), m.end(2), link)));
             }
         }
         Matcher md = MARKDOWN_LINK.matcher(masked);
@@ -57,11 +78,11 @@ public class WikiLinkParser {
                     markdown.substring(md.start(2), md.end(2)), markdown.substring(md.start(3), md.end(3)),
                     !md.group(1).isEmpty());
             if (link != null) {
-                found.add(new Found(md.start(), link));
+                found.add(new Found(md.start(), new Located(md.start(3), md.end(3), link)));
             }
         }
         found.sort(Comparator.comparingInt(Found::offset));
-        found.forEach(f -> links.add(f.link()));
+        found.forEach(f -> links.add(f.located()));
         return links;
     }
 
@@ -114,7 +135,7 @@ public class WikiLinkParser {
     }
 
     /** Decodes {@code %XX} sequences as UTF-8, the way a browser's {@code decodeURI} does; {@code +} stays a plus. */
-    static String percentDecode(String s) {
+    public static String percentDecode(String s) {
         if (s.indexOf('%') < 0) {
             return s;
         }
@@ -160,6 +181,6 @@ public class WikiLinkParser {
         return t.isEmpty() ? null : t;
     }
 
-    private record Found(int offset, WikiLink link) {
+    private record Found(int offset, Located located) {
     }
 }

@@ -10,8 +10,11 @@ import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.vault.LinkType;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.vault.WikiLink;
+import io.poimen.memory.vault.WikiLinkParser;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -143,12 +146,16 @@ public class VaultBrowser {
 
     /**
      * The project's notes and the shared notes reachable from them, through readable notes only (the project is
-     * checked first: 403 with the reason, then 404 for an unknown project). The query's scope cache: the walk
-     * runs once per graph version and caller's denials, the read decisions (one per folder) on every request.
+     * checked first: one 403 for a project the caller may not read and, with authentication, for one that does not
+     * exist). The query's scope cache: the walk runs once per graph version and caller's denials, the read decisions
+     * (one per folder) on every request.
      */
     private Set<String> scope(ReadAccess access, LinkGraph g, String project) {
+        VaultPathGuard.projectName(project);
         access.require(VaultPaths.PROJECTS + project + "/");
-        requireProject(g, project);
+        if (!g.projects().contains(project)) {
+            throw access.unknownProject(project);
+        }
         return scopes.scope(project, access::allows, List.of()).paths();
     }
 
@@ -156,20 +163,16 @@ public class VaultBrowser {
         return new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
     }
 
-    private static void requireProject(LinkGraph g, String project) {
-        if (!g.projects().contains(project)) {
-            throw ApiException.notFound("unknown project: " + project);
-        }
-    }
-
     private Map<String, NoteStore.NoteRow> rowsByPath() {
         return notes.notes().stream().collect(Collectors.toMap(NoteStore.NoteRow::path, Function.identity(),
                 (a, b) -> a));
     }
 
+    /** A link to a note the caller may not read shows exactly as an unresolved link: no path, the guessed type. */
     private static VaultViews.Link link(WikiLink l, ReadAccess access) {
-        String resolved = l.resolvedPath() != null && access.allows(l.resolvedPath()) ? l.resolvedPath() : null;
-        return new VaultViews.Link(l.raw(), l.target(), resolved, l.type() != null ? l.type().dbValue() : null,
-                l.heading(), l.alias(), l.embed());
+        boolean shown = l.resolvedPath() != null && access.allows(l.resolvedPath());
+        LinkType type = shown || l.resolvedPath() == null ? l.type() : WikiLinkParser.typeAsWritten(l);
+        return new VaultViews.Link(l.raw(), l.target(), shown ? l.resolvedPath() : null,
+                type != null ? type.dbValue() : null, l.heading(), l.alias(), l.embed());
     }
 }

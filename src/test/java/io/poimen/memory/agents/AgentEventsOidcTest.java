@@ -10,8 +10,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Agent events under OIDC (issue 12 item 1): bound to the caller who produced them, shown only to callers allowed
- * the event's project, with the retrieved paths a viewer may not read removed.
+ * Agent events under OIDC (issue 12 item 1; security issue item 5): bound to the caller who produced them; another
+ * caller's event shown only to callers allowed its project who may read every note it names, whole but for its
+ * session id, and otherwise not at all.
  */
 class AgentEventsOidcTest extends OidcHubTestBase {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -70,32 +71,48 @@ class AgentEventsOidcTest extends OidcHubTestBase {
     }
 
     @Test
-    void aViewerAllowedTheProjectSeesTheEventWithoutThePathsTheyMayNotRead() throws Exception {
+    void aViewerAllowedTheProjectSeesAnothersEventWholeOnlyWhenTheyMayReadEveryNoteItNames() throws Exception {
         String session = "mixed-" + UUID.randomUUID();
-        HttpResponse<String> posted = post(charlie(), "/memory/agents/events", """
-                {"agent_id":"fixer","session_id":"%s","type":"memory_retrieved","payload":{"project":"poimen",
+        String fixer = "fixer-" + UUID.randomUUID().toString().substring(0, 8);
+        HttpResponse<String> mixed = post(charlie(), "/memory/agents/events", """
+                {"agent_id":"%s","session_id":"%s","type":"tool_result","payload":{"project":"poimen",
                  "query":"pods","chunks":[
                    {"path":"projects/poimen/tools/kubectl.md","heading":"kubectl basics","score":0.9},
-                   {"path":"shared/skills/SKILL-private-debug/SKILL.md","heading":"Private heading","score":0.8},
-                   {"path":"projects/ml-training/runbooks/gpu-node.md","heading":"GPU heading","score":0.7}],
-                 "scores":[0.9,0.8,0.7],"note":"see projects/ml-training/runbooks/gpu-node.md"}}"""
-                .formatted(session));
-        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
+                   {"path":"shared/skills/SKILL-private-debug/SKILL.md","heading":"Private heading","score":0.8}],
+                 "scores":[0.9,0.8]}}""".formatted(fixer, session));
+        assertThat(mixed.statusCode()).as(mixed.body()).isEqualTo(201);
+        HttpResponse<String> mentioning = post(charlie(), "/memory/agents/events", """
+                {"agent_id":"%s","session_id":"%s","type":"agent_decision","payload":{"project":"poimen",
+                 "reasoning":"compare with projects/ml-training/runbooks/gpu-node.md"}}""".formatted(fixer, session));
+        assertThat(mentioning.statusCode()).as(mentioning.body()).isEqualTo(201);
+        HttpResponse<String> readable = post(charlie(), "/memory/agents/events", """
+                {"agent_id":"%s","session_id":"%s","type":"tool_result","payload":{"project":"poimen",
+                 "query":"pods","chunks":[
+                   {"path":"projects/poimen/tools/kubectl.md","heading":"kubectl basics","score":0.9}],
+                 "scores":[0.9]}}""".formatted(fixer, session));
+        assertThat(readable.statusCode()).as(readable.body()).isEqualTo(201);
 
-        JsonNode seen = JSON.readTree(get(dave(), "/memory/agents/logs?session_id=" + session).body())
+        // dave reads poimen but neither the private skill nor ml-training: only the last event, whole, and no
+        // trace of the others (no shortened chunk list, no hidden path, no session id)
+        JsonNode seen = JSON.readTree(get(dave(), "/memory/agents/logs?agent_id=charlie/" + fixer).body())
                 .path("events");
         assertThat(seen).hasSize(1);
-        JsonNode payload = seen.get(0).path("payload");
-        assertThat(payload.path("chunks").findValuesAsText("path")).containsExactly("projects/poimen/tools/kubectl.md");
-        assertThat(payload.path("scores").toString()).isEqualTo("[0.9]");
-        assertThat(seen.toString()).doesNotContain("Private heading", "GPU heading", "ml-training",
-                "SKILL-private-debug");
+        assertThat(seen.get(0).path("id").asLong()).isEqualTo(JSON.readTree(readable.body()).path("id").asLong());
+        assertThat(seen.get(0).path("payload")).isEqualTo(JSON.readTree(readable.body()).path("payload"));
+        assertThat(seen.get(0).has("session_id")).isFalse();
+        assertThat(seen.toString()).doesNotContain("Private heading", "ml-training", "SKILL-private-debug",
+                "[path hidden]", session);
+        // charlie, the owner, sees all three with the session
+        JsonNode owners = JSON.readTree(get(charlie(), "/memory/agents/logs?session_id=" + session).body())
+                .path("events");
+        assertThat(owners).hasSize(3);
+        assertThat(owners.findValuesAsText("session_id")).containsOnly(session);
 
         // a caller not allowed poimen sees none of it, nor may post into it
         HttpResponse<String> foreign = post(nobody(), "/memory/agents/events", """
                 {"agent_id":"noise","type":"agent_decision","payload":{"project":"poimen"}}""");
         assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
-        assertThat(JSON.readTree(get(nobody(), "/memory/agents/logs?session_id=" + session).body())
+        assertThat(JSON.readTree(get(nobody(), "/memory/agents/logs?agent_id=charlie/" + fixer).body())
                 .path("events")).isEmpty();
     }
 }

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.ops.Availability;
+import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AuditLog;
 import io.poimen.memory.security.AuditSpool;
 import io.poimen.memory.security.AuditedAccess;
@@ -14,6 +17,8 @@ import io.poimen.memory.security.PolicyStore;
 import io.poimen.memory.security.RbacEngine;
 import io.poimen.memory.security.RolePolicy;
 import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.vault.LinkType;
+import io.poimen.memory.vault.WikiLink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,14 +32,20 @@ import org.springframework.web.servlet.mvc.method.annotation.CapturingSseClient;
 
 /**
  * The live stream shows each subscriber an event as their own access allows (issue 12 item 1, "also on the
- * stream"): the real oidc-mode access checks over the example vault's policies decide; the subscribers are
- * captured where Spring MVC would write them to the wire.
+ * stream"; security issue item 5: another caller's event whole or not at all): the real oidc-mode access checks
+ * over the example vault's policies decide; the subscribers are captured where Spring MVC would write them to the
+ * wire.
  */
 class AgentStreamAccessTest {
     static final Path VAULT = Path.of("examples/vault").toAbsolutePath();
     static final Caller BOB = caller("bob", "ml-team");
     static final Caller DAVE = caller("dave", "devops-team");
     static final Caller NOBODY = new Caller("nobody", "nobody", null, List.of(), List.of("viewer"), List.of(), false);
+    static final String KUBECTL = "projects/poimen/tools/kubectl.md";
+    static final String GITOPS = "shared/concepts/gitops.md";
+    static final String OBSERVABILITY = "shared/concepts/observability.md";
+    static final String GPU = "projects/ml-training/runbooks/gpu-node.md";
+    static final String PRIVATE_SKILL = "shared/skills/SKILL-private-debug/SKILL.md";
     @TempDir Path tmp;
     final DefaultCamelContext camel = new DefaultCamelContext();
     final AgentStream stream = new AgentStream(
@@ -52,8 +63,13 @@ class AgentStreamAccessTest {
                 new Availability(60_000));
         Path policies = Path.of("policies").toAbsolutePath();
         RbacEngine engine = new RbacEngine(new PolicyStore(VAULT, policies), new RolePolicy(policies));
-        return new AgentEventAccess(new OidcAccessChecks(new AuditedAccess(engine, audit), new VaultPathGuard(VAULT)),
-                java.util.Set::of);
+        AuditedAccess audited = new AuditedAccess(engine, audit);
+        // the wiki links of the notes these events name: kubectl.md leads to gitops, nothing leads to observability
+        GraphService graph = new GraphService();
+        graph.replace(LinkGraph.of(List.of(KUBECTL, GITOPS, OBSERVABILITY, GPU, PRIVATE_SKILL),
+                List.of(new WikiLink(KUBECTL, GITOPS, GITOPS, null, null, null, false, LinkType.MEMORY, GITOPS))));
+        return new AgentEventAccess(new OidcAccessChecks(audited, new VaultPathGuard(VAULT)), audited,
+                new SearchScopes(graph), () -> graph.current().notes());
     }
 
     @AfterEach
@@ -66,28 +82,44 @@ class AgentStreamAccessTest {
         return new AgentEvent(id, agentId, AgentIds.ownerOf(agentId), "s", "memory_retrieved", payload, Instant.now());
     }
 
+    static Map<String, Object> chunk(String path, String heading, double score) {
+        return Map.of("path", path, "heading", heading, "score", score);
+    }
+
     @Test
-    void eachSubscriberSeesOnlyWhatTheyMayRead() throws Exception {
+    void eachSubscriberSeesAnothersEventWholeOrNotAtAllAndTheirOwnWithoutWhatTheyMayNotRead() throws Exception {
         AgentEventAccess access = access();
-        CapturingSseClient bob = CapturingSseClient.attach(stream.subscribe(access.viewer(BOB, "t-bob"), null, null));
-        CapturingSseClient dave = CapturingSseClient.attach(stream.subscribe(access.viewer(DAVE, "t-dave"), null, null));
+        CapturingSseClient bob = CapturingSseClient.attach(
+                stream.subscribe(access.subscriber(BOB, "t-bob"), null, null, null));
+        CapturingSseClient dave = CapturingSseClient.attach(
+                stream.subscribe(access.subscriber(DAVE, "t-dave"), null, null, null));
         CapturingSseClient nobody = CapturingSseClient.attach(
-                stream.subscribe(access.viewer(NOBODY, "t-nobody"), null, null));
+                stream.subscribe(access.subscriber(NOBODY, "t-nobody"), null, null, null));
 
         stream.publish(event(1, "bob/trainer", Map.of("project", "ml-training", "query", "gpu drains",
-                "chunks", List.of(Map.of("path", "projects/ml-training/runbooks/gpu-node.md",
-                        "heading", "Check that the GPU is visible", "score", 0.9)))));
-        stream.publish(event(2, "charlie/fixer", Map.of("project", "poimen", "query", "pods",
-                "chunks", List.of(Map.of("path", "projects/poimen/tools/kubectl.md", "heading", "kubectl", "score", 0.9),
-                        Map.of("path", "shared/skills/SKILL-private-debug/SKILL.md", "heading", "Private heading",
-                                "score", 0.8)),
-                "scores", List.of(0.9, 0.8))));
-        stream.publish(event(3, "nobody/own", Map.of("note", "mine; see projects/ml-training/runbooks/gpu-node.md")));
+                "chunks", List.of(chunk(GPU, "Check that the GPU is visible", 0.9)))));
+        // dave may read poimen but not the private skill: none of this event, not even its query
+        stream.publish(event(2, "charlie/fixer", Map.of("project", "poimen", "query", "pods and private debug",
+                "chunks", List.of(chunk(PRIVATE_SKILL, "Private heading", 1.0), chunk(KUBECTL, "kubectl", 0.41)),
+                "scores", List.of(1.0, 0.41))));
+        // every path readable, but observability is in no scope of poimen (nothing links to it)
+        stream.publish(event(3, "charlie/fixer", Map.of("project", "poimen", "query", "dashboards",
+                "chunks", List.of(chunk(KUBECTL, "kubectl", 0.9), chunk(OBSERVABILITY, "Dashboards", 0.5)))));
+        // every path readable and in dave's scope: shown whole, without charlie's session id
+        stream.publish(event(4, "charlie/fixer", Map.of("project", "poimen", "query", "gitops kubectl",
+                "chunks", List.of(chunk(KUBECTL, "kubectl", 0.9), chunk(GITOPS, "GitOps", 0.7)),
+                "scores", List.of(0.9, 0.7))));
+        // a path in free text that dave may not read: the whole event goes
+        stream.publish(new AgentEvent(5, "charlie/fixer", "charlie", "s", "tool_result", Map.of("project", "poimen",
+                "result", "compare with " + GPU), Instant.now()));
+        stream.publish(event(6, "nobody/own", Map.of("note", "mine; see " + GPU)));
 
-        assertThat(bob.text()).contains("projects/ml-training/runbooks/gpu-node.md", "Check that the GPU is visible")
-                .doesNotContain("charlie/fixer");
-        assertThat(dave.text()).contains("charlie/fixer", "projects/poimen/tools/kubectl.md", "\"scores\":[0.9]")
-                .doesNotContain("ml-training", "GPU", "Private heading", "SKILL-private-debug", "nobody/own");
+        assertThat(bob.text()).contains(GPU, "Check that the GPU is visible").doesNotContain("charlie/fixer");
+        assertThat(dave.text()).contains("charlie/fixer", "gitops kubectl", "\"scores\":[0.9,0.7]",
+                "\"session_id\":null").doesNotContain("ml-training", "GPU", "Private heading",
+                "SKILL-private-debug", "pods and private debug", "0.41", "dashboards", "Dashboards", "compare with",
+                "nobody/own");
+        assertThat(dave.text().split("event:agent_event", -1)).as(dave.text()).hasSize(2);
         assertThat(nobody.text()).contains("nobody/own", "[path hidden]")
                 .doesNotContain("ml-training", "GPU", "charlie/fixer", "kubectl", "Private heading");
     }
@@ -96,7 +128,7 @@ class AgentStreamAccessTest {
     void aSubscriberFilterOnABareAgentIdMeansTheirOwnAgent() throws Exception {
         AgentEventAccess access = access();
         CapturingSseClient dave = CapturingSseClient.attach(
-                stream.subscribe(access.viewer(DAVE, "t-dave"), "builder", null));
+                stream.subscribe(access.subscriber(DAVE, "t-dave"), "builder", null, null));
 
         stream.publish(event(1, "nobody/builder", Map.of("project", "poimen", "step", "spoofed")));
         stream.publish(event(2, "dave/builder", Map.of("step", "mine")));

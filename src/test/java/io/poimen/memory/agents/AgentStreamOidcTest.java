@@ -6,24 +6,21 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.security.TraceIds;
+import io.poimen.memory.testsupport.AgentStreamClient;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * {@code GET /memory/agents/stream} over HTTP in oidc mode (issues 11 item 4 and 12 item 1): each bearer's stream
- * shows only the events of projects that caller may read (and their own), without the retrieved paths they may
- * not read; a caller allowed nothing sees nothing; no bearer is a 401 JSON answer. The stream's read decisions are
+ * {@code GET /memory/agents/stream} over HTTP in oidc mode (issues 11 item 4 and 12 item 1; security issue item 5):
+ * each bearer's stream shows their own events and another caller's only whole, when the project and every note the
+ * event names are readable to them (never another's session id); a caller allowed nothing sees nothing; no bearer is a 401 JSON answer. The stream's read decisions are
  * audited under the stream response's {@code X-Trace-Id}.
  */
 class AgentStreamOidcTest extends OidcHubTestBase {
@@ -31,76 +28,42 @@ class AgentStreamOidcTest extends OidcHubTestBase {
 
     @Autowired JdbcTemplate jdbc;
 
-    /** One open event stream: every line received, and the response's trace id. */
-    final class Sse implements AutoCloseable {
-        final List<String> lines = new CopyOnWriteArrayList<>();
-        final HttpResponse<Stream<String>> response;
-
-        Sse(String token, String query) throws Exception {
-            response = HTTP.sendAsync(HttpRequest.newBuilder(uri("/memory/agents/stream" + query))
-                            .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").build(),
-                    HttpResponse.BodyHandlers.ofLines()).get(30, TimeUnit.SECONDS);
-            assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
-            Thread reader = new Thread(() -> response.body().forEach(lines::add), "sse-reader");
-            reader.setDaemon(true);
-            reader.start();
-            await().atMost(Duration.ofSeconds(20)).until(() -> lines.stream().anyMatch(l -> l.contains("connected")));
-        }
-
-        String traceId() {
-            return response.headers().firstValue(TraceIds.RESPONSE_HEADER).orElseThrow();
-        }
-
-        /** The JSON of every agent event received so far. */
-        List<JsonNode> events() throws Exception {
-            List<JsonNode> out = new ArrayList<>();
-            for (String l : lines) {
-                if (l.startsWith("data:")) {
-                    out.add(JSON.readTree(l.substring(5)));
-                }
-            }
-            return out;
-        }
-
-        void awaitEvent(String type) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> events().stream()
-                    .anyMatch(e -> e.path("type").asText().equals(type)));
-        }
-
-        String text() {
-            return String.join("\n", lines);
-        }
-
-        @Override
-        public void close() {
-            response.body().close();
-        }
+    AgentStreamClient open(String token, String query) throws Exception {
+        return new AgentStreamClient(HTTP, uri("/memory/agents/stream" + query), token);
     }
 
     @Test
     void eachBearerSeesOnlyEventsOfProjectsItMayReadWithoutDeniedPathsAndAnOutsiderSeesNone() throws Exception {
         String session = "sse-" + UUID.randomUUID();
         String bySession = "?session_id=" + session;
-        try (Sse bob = new Sse(bob(), bySession); Sse dave = new Sse(dave(), bySession);
-             Sse nobody = new Sse(nobody(), ""); Sse nobodyBySession = new Sse(nobody(), bySession)) {
+        String fixer = "fixer-" + UUID.randomUUID().toString().substring(0, 8);
+        try (AgentStreamClient bob = open(bob(), bySession);
+             AgentStreamClient dave = open(dave(), "?agent_id=charlie/" + fixer);
+             AgentStreamClient nobody = open(nobody(), ""); AgentStreamClient nobodyBySession = open(nobody(), bySession)) {
             // 1. an ml-team agent retrieves the planted note
             HttpResponse<String> q = post(bob(), "/memory/query", """
                     {"project":"ml-training","query":"gpu node drains secret","agent_id":"trainer",
                      "session_id":"%s"}""".formatted(session));
             assertThat(q.statusCode()).as(q.body()).isEqualTo(200);
             assertThat(q.body()).contains(PLANTED_PATH);
-            // 2. a platform agent reports a retrieval in poimen that also names notes only others may read
+            // 2. a platform agent reports a result in poimen that also names notes only others may read
             HttpResponse<String> posted = post(charlie(), "/memory/agents/events", """
-                    {"agent_id":"fixer","session_id":"%s","type":"tool_result","payload":{"project":"poimen",
+                    {"agent_id":"%s","session_id":"%s","type":"tool_result","payload":{"project":"poimen",
                      "chunks":[
                        {"path":"projects/poimen/tools/kubectl.md","heading":"kubectl basics","score":0.9},
                        {"path":"shared/skills/SKILL-private-debug/SKILL.md","heading":"Private heading","score":0.8},
                        {"path":"%s","heading":"%s","score":0.7}],
                      "scores":[0.9,0.8,0.7],"result":"read projects/ml-training/runbooks/gpu-node.md first"}}"""
-                    .formatted(session, PLANTED_PATH, PLANTED_HEADING));
+                    .formatted(fixer, session, PLANTED_PATH, PLANTED_HEADING));
             assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
-            // 3. the outsider's own event, last: published after the others to every subscriber, in order
+            // 3. and one whose every note dave may read
+            HttpResponse<String> readable = post(charlie(), "/memory/agents/events", """
+                    {"agent_id":"%s","session_id":"%s","type":"tool_result","payload":{"project":"poimen",
+                     "chunks":[{"path":"projects/poimen/tools/kubectl.md","heading":"kubectl basics","score":0.9}],
+                     "scores":[0.9],"result":"read projects/poimen/tools/kubectl.md first"}}"""
+                    .formatted(fixer, session));
+            assertThat(readable.statusCode()).as(readable.body()).isEqualTo(201);
+            // 4. the outsider's own event, last: published after the others to every subscriber, in order
             HttpResponse<String> own = post(nobody(), "/memory/agents/events", """
                     {"agent_id":"lonely","session_id":"%s","type":"agent_decision",
                      "payload":{"reasoning":"nothing to read"}}""".formatted(session));
@@ -114,30 +77,34 @@ class AgentStreamOidcTest extends OidcHubTestBase {
             JsonNode bobs = bob.events().stream().filter(e -> e.path("type").asText().equals("memory_retrieved"))
                     .findFirst().orElseThrow();
             assertThat(bobs.path("agent_id").asText()).isEqualTo("bob/trainer");
+            assertThat(bobs.path("session_id").asText()).isEqualTo(session);
             assertThat(bobs.path("payload").path("chunks").findValuesAsText("path")).contains(PLANTED_PATH);
-            // bob (ml-team) may not read poimen: charlie's event is not his to see, nor the outsider's own
-            assertThat(bob.text()).doesNotContain("charlie/fixer", "Private heading", "kubectl basics",
-                    "nobody/lonely");
+            // bob (ml-team) may not read poimen: charlie's events are not his to see, nor the outsider's own
+            assertThat(bob.text()).doesNotContain("charlie/", "Private heading", "kubectl basics", "nobody/lonely");
 
-            // dave (devops) reads poimen, not ml-training nor the private skill: the event without those paths
-            assertThat(dave.events()).extracting(e -> e.path("type").asText()).containsExactly("tool_result");
-            JsonNode seen = dave.events().get(0).path("payload");
-            assertThat(seen.path("chunks").findValuesAsText("path")).containsExactly("projects/poimen/tools/kubectl.md");
-            assertThat(seen.path("scores").toString()).isEqualTo("[0.9]");
-            assertThat(seen.path("result").asText()).isEqualTo("read [path hidden] first");
+            // dave (devops) reads poimen, not ml-training nor the private skill: nothing of the event naming them,
+            // the other whole but for charlie's session id; the event that arrived is the later one
+            await().atMost(Duration.ofSeconds(20)).until(() -> dave.events().stream()
+                    .anyMatch(e -> e.path("payload").path("result").asText().contains("kubectl.md")));
+            assertThat(dave.events()).hasSize(1);
+            JsonNode seen = dave.events().get(0);
+            assertThat(seen.has("session_id")).isFalse();
+            assertThat(seen.path("payload").path("chunks").findValuesAsText("path"))
+                    .containsExactly("projects/poimen/tools/kubectl.md");
             assertThat(dave.text()).doesNotContain("ml-training", PLANTED_HEADING, PLANTED_TEXT, "Private heading",
-                    "SKILL-private-debug", "gpu node drains", "bob/trainer", "nobody/lonely");
+                    "SKILL-private-debug", "gpu node drains", "bob/trainer", "nobody/lonely", "[path hidden]",
+                    session);
 
             // no groups: only its own event, filtered or not
-            for (Sse outsider : List.of(nobody, nobodyBySession)) {
+            for (AgentStreamClient outsider : List.of(nobody, nobodyBySession)) {
                 assertThat(outsider.events()).extracting(e -> e.path("agent_id").asText())
                         .containsExactly("nobody/lonely");
                 assertThat(outsider.text()).doesNotContain("projects/", PLANTED_HEADING, "kubectl", "gpu node",
-                        "charlie/fixer", "bob/trainer");
+                        "charlie/", "bob/trainer");
             }
 
             // the stream's read decisions are audited under the trace id its response carries
-            for (Sse s : List.of(dave, nobody)) {
+            for (AgentStreamClient s : List.of(dave, nobody)) {
                 assertThat(s.traceId()).matches("[0-9a-f]{32}");
                 assertThat(jdbc.queryForList("select decision from rbac_audit_log where trace_id = ?",
                         String.class, s.traceId())).as("audit rows of stream " + s.traceId()).isNotEmpty();
@@ -146,7 +113,7 @@ class AgentStreamOidcTest extends OidcHubTestBase {
                     String.class, dave.traceId())).contains("allow", "deny");
             // and so are those of the log (the same view of the same events)
             long before = jdbc.queryForObject("select count(*) from rbac_audit_log", Long.class);
-            HttpResponse<String> log = get(dave(), "/memory/agents/logs" + bySession);
+            HttpResponse<String> log = get(dave(), "/memory/agents/logs?agent_id=charlie/" + fixer);
             String trace = log.headers().firstValue(TraceIds.RESPONSE_HEADER).orElseThrow();
             assertThat(JSON.readTree(log.body()).path("events").findValuesAsText("path"))
                     .containsExactly("projects/poimen/tools/kubectl.md");

@@ -86,6 +86,12 @@ class PoimenCliTest {
                 .getCommand();
         assertEquals(List.of("--poimen.embedding.model=bge-small-en-v1.5-q"), beir.springArgs);
         assertFalse(PoimenCli.serve(cli).serving());
+
+        cli = PoimenCli.commandLine();
+        cli.parseArgs("bench", "beir", "--dataset", "a", "--dataset", "b", "--poimen.lexical.backend=opensearch");
+        beir = (BenchBeirCommand) cli.getSubcommands().get("bench").getSubcommands().get("beir").getCommand();
+        assertEquals(List.of(Path.of("a"), Path.of("b")), beir.datasets);
+        assertEquals(List.of("--poimen.lexical.backend=opensearch"), beir.springArgs);
     }
 
     @Test

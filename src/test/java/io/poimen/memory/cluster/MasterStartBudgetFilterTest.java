@@ -7,7 +7,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.NodeList;
 
 class MasterStartBudgetFilterTest {
 
@@ -37,5 +41,19 @@ class MasterStartBudgetFilterTest {
                 "The task Leadership does not have more budget to continue running");
         assertThat(seen.list).extracting(ILoggingEvent::getLevel)
                 .containsExactly(Level.WARN, Level.INFO, Level.WARN, Level.WARN);
+    }
+
+    @Test
+    void theHubsLoggingConfigurationInstallsTheFilter() throws Exception {
+        NodeList filters = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(Files.newInputStream(Path.of("src/main/resources/logback-spring.xml")))
+                .getElementsByTagName("turboFilter");
+        boolean installed = false;
+        for (int i = 0; i < filters.getLength(); i++) {
+            installed |= MasterStartBudgetFilter.class.getName()
+                    .equals(filters.item(i).getAttributes().getNamedItem("class").getNodeValue());
+        }
+        assertThat(installed).as("logback-spring.xml has <turboFilter class=\"%s\"/>",
+                MasterStartBudgetFilter.class.getName()).isTrue();
     }
 }

@@ -126,4 +126,19 @@ class ConfigurationBindingTest {
         assertThatThrownBy(() -> start(null, "--poimen.embedding.batch-size=0").close())
                 .hasStackTraceContaining("poimen.embedding").hasStackTraceContaining("batchSize");
     }
+
+    @Test
+    void aBadLimitStopsTheStartSayingWhatALimitIs() {
+        assertThatThrownBy(() -> start(null, "--poimen.limits.query-per-minute=-5").close())
+                .hasStackTraceContaining("poimen.limits.query-per-minute must be a number of requests per minute, "
+                        + "0 for no limit; got -5");
+        assertThatThrownBy(() -> start(null, "--poimen.limits.writes-per-minute=lots").close())
+                .hasStackTraceContaining("poimen.limits.writes-per-minute").hasStackTraceContaining("lots");
+        assertThatThrownBy(() -> start(null, "--poimen.limits.replicas=0").close())
+                .hasStackTraceContaining("poimen.limits.replicas must be the number of hub replicas");
+        try (var ctx = start(null)) {
+            LimitsProperties limits = ctx.getBean(LimitsProperties.class);
+            assertThat(limits).isEqualTo(new LimitsProperties(600, 1200, 300, 1, false));
+        }
+    }
 }

@@ -15,7 +15,7 @@ import io.poimen.memory.grc.GrcTestSupport;
 import io.poimen.memory.grc.WebhookSignature;
 import io.poimen.memory.mcp.McpClients;
 import io.poimen.memory.testsupport.Browsers;
-import io.poimen.memory.testsupport.TestIssuer;
+import io.poimen.memory.testsupport.TestKeycloak;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.net.URI;
@@ -26,11 +26,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.MergeCommand;
 import org.eclipse.jgit.lib.PersonIdent;
@@ -52,13 +53,18 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The production shape end to end, as a user lives it: the hub on the {@code prod} profile (PostgreSQL + pgvector,
- * a real OpenSearch node, oidc mode) with mock-oauth2-server as the issuer, WireMock as Forgejo's API and a bare
- * git repository as the vault remote, driven through headless Chromium. Log in on the issuer's login page → browse
- * a project → search (breakdown) → edit a note → submit for review (a PR is opened) → merge in the remote → signed
- * webhook → the edited text is searchable (target 2 s; the time is printed) → the agent workspace shows a retrieval
- * live. An MCP client
- * with a bearer searches and reads; a caller without access gets nothing. Then the token renews before it expires,
- * the user logs out, pastes a token instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed (p50/max).
+ * a real OpenSearch node, oidc mode) with Keycloak as the identity provider (the realm of
+ * {@code examples/keycloak/poimen-realm.json}), WireMock as Forgejo's API and a bare git repository as the vault
+ * remote, driven through headless Chromium. charlie logs in on Keycloak's login page → browses a project → searches
+ * (breakdown) → edits a note → submits it for review (a PR is opened) → merge in the remote → signed webhook → the
+ * edited text is searchable (target 2 s; the time is printed) → the agent workspace shows an agent's retrieval live.
+ * An MCP client with a client-credentials token of the agents' client searches and reads; alice (no access) gets
+ * nothing. Then the UI renews the token with the refresh token and keeps working after the first token expired
+ * (the agent workspace's stream, opened with the first token and ended by the hub at its expiry, reopens with the
+ * renewed one and still shows events live),
+ * the user logs out through Keycloak's end-session endpoint (the session is gone there too), pastes a token
+ * instead, and a reload forgets it. Last, merge-webhook→searchable is measured over 10 merges and printed
+ * (p50/max). Another test rotates Keycloak's signing key while this hub runs.
  */
 @ActiveProfiles("prod")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -66,16 +72,17 @@ import org.springframework.test.context.DynamicPropertySource;
         "poimen.vault.ingest-on-startup=true",
         "camel.main.routes-reload-enabled=false",
         "poimen.agents.heartbeat=PT2S",
-        "poimen.ui.scopes=openid poimen-memory",
+        // a removed signing key stops working within seconds, an expired token at once (same clock as Keycloak)
+        "poimen.security.jwks-cache-ttl=5s",
+        "poimen.security.clock-skew=1s",
         "poimen.webhook.secret=" + ProductionEndToEndTest.SECRET})
 class ProductionEndToEndTest {
     static final String SECRET = "e2e-webhook-secret";
-    /** Lifetime of the tokens the login page issues: short, so the UI must renew one during the scenario. */
-    static final long TOKEN_SECONDS = 40;
+    /** Lifetime of the UI client's access tokens in the realm file: short, so the UI renews one in the scenario. */
+    static final long TOKEN_SECONDS = 60;
     static final Path ROOT = Path.of("target/it-e2e/git-" + UUID.randomUUID()).toAbsolutePath();
     static final Path REMOTE = ROOT.resolve("remote.git");
     static final WireMockServer FORGEJO = new WireMockServer(WireMockConfiguration.options().dynamicPort());
-    static final MockOAuth2Server ISSUER = TestIssuer.startInteractive(TOKEN_SECONDS);
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -87,13 +94,12 @@ class ProductionEndToEndTest {
         registry.add("spring.datasource.url", () -> db);
         registry.add("poimen.opensearch.url", TestOpenSearch::url);
         registry.add("poimen.opensearch.index", () -> "e2e-" + ProcessHandle.current().pid());
-        registry.add("poimen.security.issuer-uri", () -> TestIssuer.issuerUrl(ISSUER));
+        registry.add("poimen.security.issuer-uri", TestKeycloak::issuer);
         GrcTestSupport.gitRemoteAndForgejo(registry, ROOT, FORGEJO);
     }
 
     @AfterAll
     static void stop() {
-        ISSUER.shutdown();
         FORGEJO.stop();
     }
 
@@ -101,16 +107,23 @@ class ProductionEndToEndTest {
         return "http://127.0.0.1:" + port;
     }
 
-    static String rockToken() {
-        return TestIssuer.token(ISSUER, "rock", List.of("platform-team"), List.of("editor"));
+    /** The agents' client (client credentials): its service account is in platform-team with role editor. */
+    static String agentToken() {
+        return TestKeycloak.agentToken();
     }
 
-    static String aliceToken() {
-        return TestIssuer.token(ISSUER, "alice", List.of("data-team"), List.of("viewer"));
+    /** A claim of a JWT's payload, or its header's {@code kid} (as Keycloak wrote them; the hub checks them). */
+    static String claim(String jwt, String name) throws Exception {
+        return JSON.readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[1])).path(name).asText();
+    }
+
+    static String kid(String jwt) throws Exception {
+        return JSON.readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[0])).path("kid").asText();
     }
 
     @Test
     void aUserLogsInEditsThroughReviewAndTheMergedTextIsSearchable(@TempDir Path profile) throws Exception {
+        TestKeycloak.allowHub(base());
         ChromeDriver browser = Browsers.start(profile);
         try {
             new Scenario(browser).run();
@@ -146,7 +159,7 @@ class ProductionEndToEndTest {
             renewsAndLogsOut(expiresAt);
         }
 
-        /** The UI's login button → the issuer's own login page in a popup → back with a token in memory. */
+        /** The UI's login button → Keycloak's login page in a popup → back with a token in memory. */
         String logIn() {
             browser.get(base() + "/");
             visible("#login-button");
@@ -157,15 +170,14 @@ class ProductionEndToEndTest {
             wait.until(d -> d.getWindowHandles().size() == 2);
             browser.getWindowHandles().stream().filter(h -> !h.equals(main)).findFirst()
                     .ifPresent(h -> browser.switchTo().window(h));
-            assertThat(browser.getCurrentUrl()).startsWith(ISSUER.baseUrl().toString())
+            assertThat(browser.getCurrentUrl()).startsWith(TestKeycloak.issuer() + "/protocol/openid-connect/auth")
                     .contains("code_challenge_method=S256", "code_challenge=", "client_id=poimen-memory");
-            visible("input[name=username]").sendKeys("rock");
-            browser.findElement(By.name("claims")).sendKeys(
-                    "{\"groups\":[\"platform-team\"],\"roles\":[\"editor\"]}");
-            browser.findElement(By.cssSelector("input[type=submit]")).click();
+            visible("#username").sendKeys("charlie");
+            browser.findElement(By.id("password")).sendKeys("charlie");
+            browser.findElement(By.id("kc-login")).click();
             wait.until(d -> d.getWindowHandles().size() == 1);
             browser.switchTo().window(main);
-            wait.until(ExpectedConditions.textToBe(By.id("auth-user"), "rock"));
+            wait.until(ExpectedConditions.textToBe(By.id("auth-user"), "charlie"));
             assertThat(browser.findElement(By.id("logout-button")).isDisplayed()).isTrue();
             assertThat(browser.findElement(By.id("login-button")).isDisplayed()).isFalse();
             Object stored = ((JavascriptExecutor) browser).executeScript(
@@ -233,7 +245,7 @@ class ProductionEndToEndTest {
             try (Git remote = Git.open(REMOTE.toFile())) {
                 assertThat(remote.getRepository().resolve("refs/heads/" + branch)).as("branch pushed").isNotNull();
             }
-            assertThat(query(rockToken(), "flamingo canary gate")).as("not searchable before the merge")
+            assertThat(query(agentToken(), "flamingo canary gate")).as("not searchable before the merge")
                     .doesNotContain("flamingo");
             return branch;
         }
@@ -256,7 +268,7 @@ class ProductionEndToEndTest {
             long t0 = System.nanoTime();
             HttpResponse<String> hook = webhook("pull_request", body);
             assertThat(hook.statusCode()).as(hook.body()).isEqualTo(202);
-            String token = rockToken();
+            String token = agentToken();
             // the 2 s target is a speed figure: measured and printed below (measureMergeToSearchable), not raced here
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .until(() -> query(token, "flamingo canary gate").contains("flamingo canary gate"));
@@ -264,11 +276,12 @@ class ProductionEndToEndTest {
                     (System.nanoTime() - t0) / 1_000_000);
         }
 
-        /** An agent's MCP search shows up in the user's open agent workspace as it happens. */
+        /** An agent's MCP search (in project poimen) shows up in the user's open agent workspace as it happens. */
         void agentRetrievalShowsLive() throws Exception {
             browser.findElement(By.id("tab-agents")).click();
             wait.until(ExpectedConditions.textToBe(By.id("stream-status"), "live"));
-            try (McpSyncClient agent = McpClients.connect(base(), rockToken())) {
+            String token = agentToken();
+            try (McpSyncClient agent = McpClients.connect(base(), token)) {
                 McpSchema.CallToolResult r = agent.callTool(new McpSchema.CallToolRequest("search_memory",
                         Map.of("project", "poimen", "query", "how do I promote a helm release safely", "top_k", 3)));
                 assertThat(r.isError()).as(McpClients.text(r)).isFalse();
@@ -277,7 +290,8 @@ class ProductionEndToEndTest {
             WebElement event = wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath(
                     "//li[contains(@class,'agent-event') and @data-type='memory_retrieved']"
                             + "[.//div[@class='q' and contains(., 'how do I promote a helm release safely')]]")));
-            assertThat(event.getText()).contains("how do I promote a helm release safely", "rock/");
+            assertThat(event.getText()).contains("how do I promote a helm release safely",
+                    claim(token, "sub") + "/test-agent");
             assertThat(event.findElements(By.cssSelector(".chunks li"))).isNotEmpty();
         }
 
@@ -286,12 +300,14 @@ class ProductionEndToEndTest {
                     Map.of("project", "poimen", "query", "flamingo canary gate", "top_k", 3));
             McpSchema.CallToolRequest read = new McpSchema.CallToolRequest("read_note",
                     Map.of("path", "projects/poimen/tools/helm.md"));
-            try (McpSyncClient rock = McpClients.connect(base(), rockToken());
-                 McpSyncClient alice = McpClients.connect(base(), aliceToken())) {
-                McpSchema.CallToolResult found = rock.callTool(search);
+            String agent = agentToken();
+            assertThat(claim(agent, "azp")).isEqualTo(TestKeycloak.AGENT_CLIENT);
+            try (McpSyncClient agentClient = McpClients.connect(base(), agent);
+                 McpSyncClient alice = McpClients.connect(base(), TestKeycloak.userToken("alice"))) {
+                McpSchema.CallToolResult found = agentClient.callTool(search);
                 assertThat(found.isError()).isFalse();
                 assertThat(McpClients.text(found)).contains("flamingo canary gate", "projects/poimen/tools/helm.md");
-                McpSchema.CallToolResult note = rock.callTool(read);
+                McpSchema.CallToolResult note = agentClient.callTool(read);
                 assertThat(note.isError()).isFalse();
                 assertThat(McpClients.text(note)).contains("## Canary rollout");
 
@@ -304,26 +320,63 @@ class ProductionEndToEndTest {
             }
         }
 
-        /** The token is renewed (refresh grant) before it ends, the UI keeps working, then the user logs out. */
-        void renewsAndLogsOut(String firstExpiry) {
-            wait.withTimeout(Duration.ofSeconds(TOKEN_SECONDS + 10)).until(d ->
-                    !firstExpiry.equals(d.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")));
-            assertThat(browser.findElement(By.id("auth-user")).getText()).isEqualTo("rock");
-            browser.findElement(By.id("tab-browse")).click();
-            new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");
-            visible("#tree a[data-path='projects/poimen/tools/kubectl.md']");
+        /**
+         * The agent workspace's stream was opened with the first token, and the hub ends a stream whose token it no
+         * longer accepts: the UI follows with the renewed token, so an event after the first token's end (its exp
+         * plus the hub's 1 s clock skew) still arrives live.
+         */
+        void agentWorkspaceOutlivesTheFirstToken(long firstExpiryMillis) throws Exception {
+            browser.findElement(By.id("tab-agents")).click();
+            await().atMost(Duration.ofSeconds(TOKEN_SECONDS + 60))
+                    .until(() -> System.currentTimeMillis() > firstExpiryMillis + 2_000);
+            assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/memory/agents/events"))
+                    .header("Authorization", "Bearer " + agentToken()).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("""
+                            {"agent_id":"after-renewal","type":"agent_decision",
+                             "payload":{"project":"poimen","reasoning":"after the first token ended"}}"""))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(201);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.xpath("//li[contains(@class,'agent-event')]"
+                    + "[contains(., 'after the first token ended')]")));
+            wait.until(ExpectedConditions.textToBe(By.id("stream-status"), "live"));
+        }
 
+        /**
+         * The token is renewed (refresh grant at Keycloak) before it ends, and the UI keeps working once the first
+         * token has expired; then the user logs out, at Keycloak too (end-session endpoint).
+         */
+        void renewsAndLogsOut(String firstExpiry) throws Exception {
+            wait.withTimeout(Duration.ofSeconds(TOKEN_SECONDS + 60)).until(d ->
+                    !firstExpiry.equals(d.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")));
+            assertThat(browser.findElement(By.id("auth-user")).getText()).isEqualTo("charlie");
+            // past the first token's end (and the hub's 1 s skew) only the renewed token opens the vault
+            Instant firstEnd = Instant.ofEpochMilli(Long.parseLong(firstExpiry)).plusSeconds(2);
+            await().atMost(Duration.ofSeconds(TOKEN_SECONDS + 30)).until(() -> Instant.now().isAfter(firstEnd));
+            assertThat(browser.findElement(By.id("auth-user")).getText()).as("still logged in").isEqualTo("charlie");
+            assertThat(Long.parseLong(browser.findElement(By.id("auth-user")).getDomAttribute("data-expires-at")))
+                    .as("the token in use now is a renewed one").isGreaterThan(Instant.now().toEpochMilli());
+            agentWorkspaceOutlivesTheFirstToken(Long.parseLong(firstExpiry));
+            browser.findElement(By.id("tab-browse")).click();
+            new Select(browser.findElement(By.id("project-select"))).selectByValue("rust-guide");
+            new Select(browser.findElement(By.id("project-select"))).selectByValue("poimen");
+            visible("#tree a[data-path='projects/poimen/tools/kubectl.md']").click();
+            wait.until(ExpectedConditions.textToBe(By.id("note-title"), "kubectl debugging commands"));
+
+            assertThat(TestKeycloak.sessions("charlie")).as("charlie's session at Keycloak").isNotEmpty();
             browser.findElement(By.id("logout-button")).click();
             visible("#login-button");
+            // the end-session popup comes back to the callback page, which closes it
+            wait.until(d -> d.getWindowHandles().size() == 1);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(TestKeycloak.sessions("charlie")).as("charlie's session at Keycloak").isEmpty());
             assertThat(browser.findElement(By.id("auth-user")).isDisplayed()).isFalse();
             assertThat(new Select(browser.findElement(By.id("project-select"))).getOptions()).isEmpty();
             assertThat(browser.findElements(By.cssSelector("#tree a"))).isEmpty();
 
             // pasting a token (as agents and scripts do) still works
             browser.findElement(By.id("auth-summary")).click();
-            visible("#token-input").sendKeys(rockToken());
+            visible("#token-input").sendKeys(agentToken());
             browser.findElement(By.id("token-save")).click();
-            wait.until(ExpectedConditions.textToBe(By.id("auth-user"), "rock"));
+            wait.until(ExpectedConditions.textToBe(By.id("auth-user"), "service-account-poimen-agent"));
             wait.until(d -> new Select(d.findElement(By.id("project-select"))).getOptions().size() > 1);
 
             browser.get(base() + "/#/note/projects/poimen/tools/kubectl.md");
@@ -333,6 +386,63 @@ class ProductionEndToEndTest {
             visible("#login-button");
             assertThat(browser.findElement(By.id("auth-user")).isDisplayed()).isFalse();
         }
+    }
+
+    /**
+     * Keycloak's signing key rotates while the hub runs (its admin REST API): a new RSA key of higher priority signs
+     * the new tokens, which the hub accepts (their unknown kid makes it fetch the keys again); tokens signed with the
+     * old key still pass while Keycloak publishes it; once the old key is removed they get 401 (at the latest after
+     * the hub's JWKS cache lifetime, 5 s here) although they have not expired, and the new ones still 200.
+     */
+    @Test
+    void theSigningKeyRotatesWhileTheHubRuns() throws Exception {
+        String before = agentToken();
+        assertThat(projects(before).statusCode()).isEqualTo(200);
+        String oldKid = kid(before);
+        JsonNode oldKey = null;
+        for (JsonNode key : TestKeycloak.admin("GET", "/keys", null).path("keys")) {
+            if (key.path("kid").asText().equals(oldKid)) {
+                oldKey = key;
+            }
+        }
+        assertThat(oldKey).as("Keycloak's key %s", oldKid).isNotNull();
+        TestKeycloak.admin("POST", "/components", Map.of("name", "rotated-" + UUID.randomUUID(),
+                "providerId", "rsa-generated", "providerType", "org.keycloak.keys.KeyProvider",
+                "parentId", TestKeycloak.admin("GET", "", null).path("id").asText(),
+                "config", Map.of("priority", List.of(String.valueOf(oldKey.path("providerPriority").asLong() + 100)))));
+
+        String after = agentToken();
+        String newKid = kid(after);
+        assertThat(newKid).as("new tokens are signed with the new key").isNotEqualTo(oldKid);
+        // bounds for a loaded machine, and for a limit on how often the hub may fetch the keys
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
+                assertThat(projects(after).statusCode()).as("a token of the new key").isEqualTo(200));
+        assertThat(projects(before).statusCode()).as("a token of the old key while it is published").isEqualTo(200);
+
+        TestKeycloak.admin("DELETE", "/components/" + oldKey.path("providerId").asText(), null);
+        assertThat(publishedKids()).contains(newKid).doesNotContain(oldKid);
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
+            HttpResponse<String> refused = projects(before);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+            assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("unauthorized");
+        });
+        assertThat(Instant.ofEpochSecond(Long.parseLong(claim(before, "exp")))).as("refused for its key, not its age")
+                .isAfter(Instant.now());
+        assertThat(projects(after).statusCode()).isEqualTo(200);
+    }
+
+    HttpResponse<String> projects(String token) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/memory/projects"))
+                .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    List<String> publishedKids() throws Exception {
+        HttpResponse<String> jwks = HTTP.send(HttpRequest.newBuilder(
+                URI.create(TestKeycloak.issuer() + "/protocol/openid-connect/certs")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        List<String> kids = new ArrayList<>();
+        JSON.readTree(jwks.body()).path("keys").forEach(k -> kids.add(k.path("kid").asText()));
+        return kids;
     }
 
     HttpResponse<String> webhook(String event, String body) throws Exception {
@@ -361,7 +471,7 @@ class ProductionEndToEndTest {
 
     /** Ten merges (a commit on main in the remote) each announced by a signed push webhook; time to searchable. */
     void measureMergeToSearchable() throws Exception {
-        String token = rockToken();
+        String token = agentToken();
         List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String word = "okapi" + i + "x" + UUID.randomUUID().toString().substring(0, 6);

@@ -2,9 +2,11 @@ package io.poimen.memory.ops;
 
 import static io.poimen.memory.ops.Y.list;
 import static io.poimen.memory.ops.Y.map;
+import static io.poimen.memory.ops.Y.maps;
 import static io.poimen.memory.ops.Y.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +25,7 @@ class DockerComposeTest {
     @Test
     void everyServiceOfTheDocsTableExistsWithItsPortVolumeAndHealthcheck() throws IOException {
         List<String[]> rows = docRows();
-        assertThat(rows).extracting(r -> r[0]).contains("hub", "postgres", "opensearch", "oidc", "forgejo");
+        assertThat(rows).extracting(r -> r[0]).contains("hub", "postgres", "opensearch", "keycloak", "forgejo");
         for (String[] row : rows) {
             String name = row[0];
             assertThat(services).as("service %s", name).containsKey(name);
@@ -43,7 +45,7 @@ class DockerComposeTest {
     @Test
     void theHubWaitsForHealthyDependenciesAndTheSeededVault() {
         Map<String, Object> deps = map(services, "hub", "depends_on");
-        for (String s : List.of("postgres", "opensearch", "oidc", "forgejo")) {
+        for (String s : List.of("postgres", "opensearch", "keycloak", "forgejo")) {
             assertThat(str(deps, s, "condition")).as(s).isEqualTo("service_healthy");
         }
         assertThat(str(deps, "vault-seed", "condition")).isEqualTo("service_completed_successfully");
@@ -80,7 +82,7 @@ class DockerComposeTest {
         assertThat(env).containsEntry("SPRING_PROFILES_ACTIVE", "prod").containsEntry("POIMEN_SECURITY_MODE", "oidc");
         assertThat(str(env, "POIMEN_DB_URL")).contains("//postgres:5432/");
         assertThat(str(env, "POIMEN_OPENSEARCH_URL")).isEqualTo("http://opensearch:9200");
-        assertThat(str(env, "POIMEN_SECURITY_ISSUERURI")).startsWith("http://oidc:8080/");
+        assertThat(str(env, "POIMEN_SECURITY_JWKSETURI")).startsWith("http://keycloak:8080/");
         assertThat(str(env, "POIMEN_GIT_REMOTE")).startsWith("http://forgejo:3000/");
         assertThat(str(map(services, "opensearch", "environment"), "DISABLE_SECURITY_PLUGIN")).isEqualTo("true");
         assertThat(str(map(services, "opensearch", "environment"), "discovery.type")).isEqualTo("single-node");
@@ -88,6 +90,62 @@ class DockerComposeTest {
         assertThat(String.join(" ", list(services, "hub", "healthcheck", "test").stream().map(Object::toString).toList()))
                 .contains("/" + env.get("MANAGEMENT_SERVER_PORT")).contains("/actuator/health/readiness");
         assertThat(Path.of(str(services, "hub", "build"), "Dockerfile")).exists();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void keycloakServesTheRealmOfTheRepositoryWithTheClaimsTheHubReads() throws IOException {
+        Map<String, Object> keycloak = map(services, "keycloak");
+        String version = Files.readAllLines(Path.of("scripts/keycloak.sh")).stream()
+                .filter(l -> l.startsWith("KC_VERSION=")).findFirst().orElseThrow()
+                .replaceAll("^KC_VERSION=\\$\\{KC_VERSION:-([^}]+)}$", "$1");
+        assertThat(str(keycloak, "image")).as("the version the tests run").isEqualTo("quay.io/keycloak/keycloak:" + version);
+        assertThat(list(keycloak, "command")).contains("start-dev", "--import-realm");
+        assertThat(list(keycloak, "volumes")).contains("./examples/keycloak:/opt/keycloak/data/import:ro");
+
+        Map<String, Object> realm = new ObjectMapper().readValue(
+                Path.of("examples/keycloak/poimen-realm.json").toFile(), Map.class);
+        Map<String, Object> hub = map(services, "hub", "environment");
+        String realmPath = "/realms/" + str(realm, "realm");
+        assertThat(str(hub, "POIMEN_SECURITY_ISSUER"))
+                .isEqualTo(str(map(keycloak, "environment"), "KC_HOSTNAME") + realmPath);
+        assertThat(str(hub, "POIMEN_SECURITY_JWKSETURI"))
+                .isEqualTo("http://keycloak:8080" + realmPath + "/protocol/openid-connect/certs");
+
+        Map<String, Object> ui = client(realm, "poimen-memory");
+        assertThat(ui).containsEntry("publicClient", true).containsEntry("standardFlowEnabled", true);
+        assertThat(str(ui, "attributes", "pkce.code.challenge.method")).isEqualTo("S256");
+        String hubPort = list(services, "hub", "ports").get(0).toString().split(":")[1];
+        assertThat(list(ui, "redirectUris")).contains("http://127.0.0.1:" + hubPort + "/login-callback.html");
+        Map<String, Object> agents = client(realm, "poimen-agent");
+        assertThat(agents).containsEntry("publicClient", false).containsEntry("serviceAccountsEnabled", true)
+                .containsEntry("standardFlowEnabled", false);
+
+        // every client's tokens carry the hub's audience, and groups (plain names) and roles under the claim names of
+        // policies/roles.yaml
+        Map<String, Object> claims;
+        try (var r = Files.newBufferedReader(Path.of("policies/roles.yaml"))) {
+            claims = new org.yaml.snakeyaml.Yaml().load(r);
+        }
+        for (Map<String, Object> client : List.of(ui, agents)) {
+            assertThat(str(mapper(client, "oidc-audience-mapper"), "config", "included.custom.audience"))
+                    .isEqualTo(str(hub, "POIMEN_SECURITY_AUDIENCE"));
+            Map<String, Object> groups = mapper(client, "oidc-group-membership-mapper");
+            assertThat(str(groups, "config", "claim.name")).isEqualTo(str(claims, "groups_claim"));
+            assertThat(str(groups, "config", "full.path")).isEqualTo("false");
+            assertThat(str(mapper(client, "oidc-usermodel-realm-role-mapper"), "config", "claim.name"))
+                    .isEqualTo(str(claims, "roles_claim"));
+        }
+    }
+
+    private static Map<String, Object> client(Map<String, Object> realm, String clientId) {
+        return maps(realm, "clients").stream().filter(c -> clientId.equals(c.get("clientId"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no client " + clientId + " in the realm file"));
+    }
+
+    private static Map<String, Object> mapper(Map<String, Object> client, String type) {
+        return maps(client, "protocolMappers").stream().filter(m -> type.equals(m.get("protocolMapper"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type + " on client " + client.get("clientId")));
     }
 
     @Test

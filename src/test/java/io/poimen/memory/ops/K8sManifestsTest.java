@@ -305,6 +305,23 @@ class K8sManifestsTest {
         }
     }
 
+    /** Each replica allows limit / POIMEN_LIMITS_REPLICAS: all hubs of an overlay together allow the limit. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void theLimitShareOfEachOverlayIsItsNumberOfHubReplicas(String overlay) {
+        String replicas = env(base.get("StatefulSet", "poimen-memory")).get("POIMEN_LIMITS_REPLICAS");
+        Path root = Path.of("k8s/overlays", overlay);
+        for (Map<String, Object> patch : maps(Manifests.load(root.resolve("kustomization.yaml")).get(0), "patches")) {
+            for (Map<String, Object> doc : Manifests.load(root.resolve(str(patch, "path")))) {
+                if ("ConfigMap".equals(doc.get("kind")) && "poimen-env".equals(str(doc, "metadata", "name"))
+                        && str(doc, "data", "POIMEN_LIMITS_REPLICAS") != null) {
+                    replicas = str(doc, "data", "POIMEN_LIMITS_REPLICAS");
+                }
+            }
+        }
+        assertThat(replicas).isEqualTo(String.valueOf(effectiveReplicas(overlay, "StatefulSet", "poimen-memory")));
+    }
+
     @Test
     void devKeepsOidcOn() {
         Map<String, Object> patch = Manifests.load(Path.of("k8s/overlays/dev/env-dev.yaml")).get(0);

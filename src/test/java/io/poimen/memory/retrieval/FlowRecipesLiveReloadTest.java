@@ -110,12 +110,11 @@ class FlowRecipesLiveReloadTest {
         edit(QUERY, recipe("drop-branch"), "");
         await().atMost(Duration.ofSeconds(60)).until(() -> !wiredNames().contains("tfidf") && queryRouteStarted());
 
-        long t0 = System.nanoTime();
         JsonNode r = query(QUESTION);
-        long tookMs = (System.nanoTime() - t0) / 1_000_000;
+        // the multicast no longer waits for the dropped branch: it is neither timed, nor late, nor in a breakdown
         assertThat(r.path("strategy").asText()).isEqualTo("hybrid");
         assertThat(r.path("degraded")).isEmpty();
-        assertThat(tookMs).as("no wait for the dropped branch").isLessThan(TIMEOUT_MS / 2);
+        assertThat(r.path("timings_ms").has("tfidf")).isFalse();
         assertThat(r.path("results").get(0).path("path").asText()).isEqualTo("projects/poimen/debugging/pod-crashes.md");
         r.path("results").forEach(x -> assertThat(x.path("breakdown").path("branches").has("tfidf")).isFalse());
     }
@@ -184,12 +183,11 @@ class FlowRecipesLiveReloadTest {
         // no query in flight while the route reloads: one would fail when the old multicast's pool stops
         await().atMost(Duration.ofSeconds(60)).until(() -> "1000".equals(multicastTimeout()) && queryRouteStarted());
 
-        long t0 = System.nanoTime();
         JsonNode r = query(QUESTION);
-        long tookMs = (System.nanoTime() - t0) / 1_000_000;
+        // the 3 s branch is late only under the new 1,000 ms timeout (the hub's own is TIMEOUT_MS, 8 s): the edit
+        // applies; no wall-clock bound, which a loaded machine would break
         assertThat(r.path("degraded_reasons").path("pinned").asText()).isEqualTo(QueryFusion.LATE);
         assertThat(r.path("degraded_reasons").size()).isEqualTo(1);
-        assertThat(tookMs).as("answered at the new 1000 ms timeout, not after the 3 s branch").isLessThan(2500);
         assertThat(r.path("results").size()).isPositive();
     }
 

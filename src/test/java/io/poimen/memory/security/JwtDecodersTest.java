@@ -3,6 +3,7 @@ package io.poimen.memory.security;
 import io.poimen.memory.config.SecuritySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -66,8 +67,13 @@ class JwtDecodersTest {
             ex.close();
         });
         server.start();
-        decoder = JwtDecoders.create(new SecuritySettings("oidc", null,
-                "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", ISSUER, "poimen-memory", Duration.ofSeconds(30)));
+        decoder = decoderKeepingKeys(Duration.ofMinutes(5));
+    }
+
+    JwtDecoder decoderKeepingKeys(Duration jwksCacheTtl) {
+        return JwtDecoders.create(new SecuritySettings("oidc", null,
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", ISSUER, "poimen-memory",
+                Duration.ofSeconds(30), jwksCacheTtl));
     }
 
     @AfterEach
@@ -114,6 +120,25 @@ class JwtDecodersTest {
         assertThat(decoder.decode(rs256(next, claims(c -> c.subject("after-rotation")))).getSubject())
                 .isEqualTo("after-rotation");
         assertThat(jwksFetches.get()).as("the unknown kid made the decoder refetch the JWKS").isGreaterThan(fetchesBefore);
+    }
+
+    @Test
+    void theKeysAreKeptForTheCacheLifetimeThenAKeyTheIssuerRemovedIsRefused() throws Exception {
+        String signedWithTheOldKey = rs256(rsa, claims(c -> { }));
+        for (int i = 0; i < 3; i++) {
+            assertThat(decoder.decode(signedWithTheOldKey).getSubject()).isEqualTo("charlie");
+        }
+        assertThat(jwksFetches.get()).as("one fetch for three tokens: the JWKS is cached").isEqualTo(1);
+
+        JwtDecoder shortLived = decoderKeepingKeys(Duration.ofSeconds(1));
+        assertThat(shortLived.decode(signedWithTheOldKey).getSubject()).isEqualTo("charlie");
+        synchronized (published) {
+            published.clear();
+            published.add(new RSAKeyGenerator(2048).keyID("rsa-2").generate());
+        }
+        // the old kid is still cached, so nothing makes the decoder look again but the end of the cache lifetime
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                assertThatThrownBy(() -> shortLived.decode(signedWithTheOldKey)).isInstanceOf(JwtException.class));
     }
 
     @Test

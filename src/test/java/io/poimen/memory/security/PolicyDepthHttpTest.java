@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.JOSEObjectType;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +20,8 @@ import java.util.Map;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.AnswerFigures;
+import io.poimen.memory.testsupport.PolicyTrace;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.eclipse.jgit.api.Git;
@@ -62,6 +63,18 @@ class PolicyDepthHttpTest {
     static final String PLAN_TEXT = "# Secret plan\n\nThe zebracorn rollout for pod crash recovery, kubectl first.\n\n"
             + "See [[shared/concepts/only-via-secret]].\n";
     static final String HIDDEN_TEXT = "# Hidden\n\nzebracorn kubectl pod crash notes of the ml team.\n";
+    /** A top-level folder of its own with a policy (ml-team only). */
+    static final String PRIVATE_PLAN = "private/plan.md";
+    /** A top-level folder without a policy, and a root note: outside_default (deny). */
+    static final String TEMPLATE = "templates/daily.md";
+    static final String ROOT_NOTE = "README.md";
+    /** Folders whose policy is written under a near-miss name, or with a key written twice: denied to everyone. */
+    static final String MISNAMED = "shared/misnamed/note.md";
+    static final String TWICE = "shared/twice/note.md";
+    /** Forms of the denied notes' paths a commit message or an event's text may use. */
+    static final String MENTION_FORMS = "../secret/plan.md, [[plan|the plan]], [[plan#Goals]], "
+            + "PROJECTS/POIMEN/SECRET/PLAN.MD, projects%2Fpoimen%2Fsecret%2Fplan.md, projects\u2215poimen\u2215secret"
+            + "\u2215plan.md, ./plan.md";
 
     @LocalServerPort int port;
     @Autowired JdbcTemplate jdbc;
@@ -99,6 +112,30 @@ class PolicyDepthHttpTest {
         } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
             throw new IOException(e);
         }
+        // policies outside projects/ and shared/, a misnamed one, one with a key written twice
+        Files.createDirectories(VAULT.resolve("private"));
+        Files.writeString(VAULT.resolve("private/_access.yaml"), "access_level: private\nowner_group: ml-team\n");
+        Files.writeString(VAULT.resolve(PRIVATE_PLAN), "# Private plan\n\nThe quokkaplan for kubectl pod crash.\n");
+        Files.createDirectories(VAULT.resolve("templates"));
+        Files.writeString(VAULT.resolve(TEMPLATE), "# Daily\n\nquokkatemplate for kubectl pod crash.\n");
+        Files.writeString(VAULT.resolve(ROOT_NOTE), "# Vault\n\nquokkaroot. See [[private/plan]].\n");
+        Files.createDirectories(VAULT.resolve("shared/misnamed"));
+        Files.writeString(VAULT.resolve("shared/misnamed/_access.yml"), "access_level: public\n");
+        Files.writeString(VAULT.resolve("shared/misnamed/_access.yaml.md"), "# Not a note\n\nquokkanearmiss.\n");
+        Files.writeString(VAULT.resolve(MISNAMED), "# Misnamed\n\nquokkamisnamed pod crash.\n");
+        Files.createDirectories(VAULT.resolve("shared/twice"));
+        Files.writeString(VAULT.resolve("shared/twice/_access.yaml"),
+                "access_level: private\nowner_group: ml-team\naccess_level: public\n");
+        Files.writeString(VAULT.resolve(TWICE), "# Twice\n\nquokkatwice pod crash.\n");
+        Files.writeString(VAULT.resolve(POINTER), Files.readString(VAULT.resolve(POINTER))
+                + "\nAlso [[private/plan]] and [[projects/poimen/secret/missing-plan]].\n");
+        try (Git git = Git.open(VAULT.toFile())) {
+            git.add().addFilepattern(".").call();
+            git.commit().setMessage("Add " + PRIVATE_PLAN + " " + TEMPLATE + " " + MISNAMED + "; see "
+                    + MENTION_FORMS).setAuthor(author).setCommitter(author).call();
+        } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new IOException(e);
+        }
         registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
         registry.add("poimen.vault.path", () -> VAULT.toString());
     }
@@ -130,10 +167,14 @@ class PolicyDepthHttpTest {
     }
 
     HttpResponse<String> query(String token, String text) throws Exception {
+        return query(token, text, "hybrid");
+    }
+
+    HttpResponse<String> query(String token, String text, String method) throws Exception {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/memory/query"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
-                        Map.of("project", "poimen", "query", text, "top_k", 20)))).build());
+                        Map.of("project", "poimen", "query", text, "top_k", 20, "search_method", method)))).build());
     }
 
     /** Sends, then checks that every audit row of the request carries the response's trace id. */
@@ -231,17 +272,29 @@ class PolicyDepthHttpTest {
         assertThat(grc.body()).doesNotContain("state", "branch");
     }
 
+    /**
+     * The same where docs/security.md says so ({@link AnswerFigures#assertSameWhereGuaranteed}): semantic and TF-IDF
+     * answers entirely; with the BM25 branch the plan, the candidate count and the other branches' scores, not its
+     * index-wide statistics (which also count deleted chunks until a merge). RankingSideChannelHttpTest compares
+     * many generated queries.
+     */
     @Test
     void aQueryAnswersTheSameWhetherTheNotesTheCallerMayNotReadExistOrNot() throws Exception {
         String text = "zebracorn kubectl pod crash";
-        JsonNode with = comparable(query(charlie(), text));
+        List<String> methods = List.of("hybrid", "lexical", "semantic", "tfidf");
+        Map<String, JsonNode> with = new java.util.LinkedHashMap<>();
+        for (String method : methods) {
+            with.put(method, comparable(query(charlie(), text, method)));
+            assertThat(with.get(method).path("results").size()).as(method).isPositive();
+        }
         try {
             Files.delete(VAULT.resolve(PLAN));
             Files.delete(VAULT.resolve(HIDDEN));
             reindex();
-            JsonNode without = comparable(query(charlie(), text));
-            assertThat(with.path("results").size()).isPositive();
-            assertThat(without).isEqualTo(with);
+            for (String method : methods) {
+                AnswerFigures.assertSameWhereGuaranteed(method, method, with.get(method),
+                        comparable(query(charlie(), text, method)));
+            }
         } finally {
             Files.writeString(VAULT.resolve(PLAN), PLAN_TEXT);
             Files.writeString(VAULT.resolve(HIDDEN), HIDDEN_TEXT);
@@ -311,6 +364,167 @@ class PolicyDepthHttpTest {
         assertThat(rowsUnder(danaTrace)).isPositive();
     }
 
+    @Autowired io.poimen.memory.health.PolicyFilesHealthIndicator policyHealth;
+    @Autowired io.micrometer.core.instrument.MeterRegistry meters;
+
+    /** Two answers alike but for the names each request carries. */
+    static void assertSameAnswer(HttpResponse<String> a, HttpResponse<String> b, String nameA, String nameB) {
+        assertThat(a.statusCode()).as(nameA + ": " + a.body()).isEqualTo(b.statusCode());
+        assertThat(a.body().replace(nameA, "N")).as(nameA).isEqualTo(b.body().replace(nameB, "N"));
+        assertThat(a.headers().firstValue("Content-Type")).isEqualTo(b.headers().firstValue("Content-Type"));
+    }
+
+    @Test
+    void aPathUnderANoteADeniedNoteOrProjectAndAMissingOneGetOneAnswerAndProbesLeaveNoTrace() throws Exception {
+        // every folder asked once, so that what policy lookups report is in before the probes
+        listing(charlie());
+        Object health = policyHealth.health().getDetails();
+        try (PolicyTrace trace = PolicyTrace.start(meters)) {
+            // a path under a note, denied or readable, is simply not found
+            for (String note : List.of(PLAN, POINTER, HIDDEN)) {
+                String under = note + "/x.md";
+                String missing = note.replace(".md", "-nope.md") + "/x.md";
+                for (String endpoint : List.of("/memory/vault/file", "/memory/graph/backlinks")) {
+                    HttpResponse<String> a = get(charlie(), endpoint, "path", under);
+                    assertThat(a.statusCode()).isEqualTo(404);
+                    assertSameAnswer(a, get(charlie(), endpoint, "path", missing), under, missing);
+                }
+                HttpResponse<String> a = get(charlie(), "/memory/access/check", "path", under);
+                assertThat(a.body()).doesNotContain("policy_unparseable");
+                assertSameAnswer(a, get(charlie(), "/memory/access/check", "path", missing), under, missing);
+            }
+            // a note the caller may not read: the access check tells no reason, as for a project that does not exist
+            JsonNode denied = JSON.readTree(get(charlie(), "/memory/access/check", "path", PLAN).body());
+            JsonNode none = JSON.readTree(get(charlie(), "/memory/access/check", "path", "projects/no-such/x.md")
+                    .body());
+            for (JsonNode d : List.of(denied, none)) {
+                assertThat(d.path("read").toString()).isEqualTo("{\"allowed\":false,\"reason\":\"denied\"}");
+                assertThat(d.path("write").toString()).isEqualTo("{\"allowed\":false,\"reason\":\"denied\"}");
+            }
+            // a project the caller may not read and one that does not exist: one answer on every project surface
+            for (String endpoint : List.of("/memory/vault", "/memory/graph/reachable")) {
+                HttpResponse<String> a = get(charlie(), endpoint, "project", "ml-training");
+                assertThat(a.statusCode()).as(a.body()).isEqualTo(403);
+                assertThat(a.body()).doesNotContain("reason", "not_in", "default");
+                assertSameAnswer(a, get(charlie(), endpoint, "project", "no-such-project"), "ml-training",
+                        "no-such-project");
+                HttpResponse<String> nested = get(charlie(), endpoint, "project", "poimen/secret");
+                assertThat(nested.statusCode()).as("a project is one folder name").isEqualTo(400);
+                assertThat(nested.body()).doesNotContain("_access.yaml", "ml-team", "owner");
+            }
+            assertSameAnswer(queryProject(charlie(), "ml-training"), queryProject(charlie(), "no-such-project"),
+                    "ml-training", "no-such-project");
+            assertThat(queryProject(charlie(), "ml-training").statusCode()).isEqualTo(403);
+            // over MCP too
+            try (McpSyncClient c = McpClients.connect("http://127.0.0.1:" + port, charlie())) {
+                for (String tool : List.of("read_note", "build_context")) {
+                    String under = PLAN + "/x.md";
+                    String missing = "projects/poimen/secret/plan-nope.md/x.md";
+                    assertThat(McpClients.text(call(c, tool, Map.of("path", under)))).as(tool).contains("404")
+                            .isEqualTo(McpClients.text(call(c, tool, Map.of("path", missing))).replace(missing, under));
+                }
+            }
+            trace.assertNothingLeft();
+        }
+        assertThat(policyHealth.health().getDetails()).as("nor the policies health").isEqualTo(health);
+    }
+
+    HttpResponse<String> queryProject(String token, String project) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/memory/query"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(
+                        Map.of("project", project, "query", "pods")))).build());
+    }
+
+    @Test
+    void aLinkToANoteTheCallerMayNotReadLooksExactlyLikeAnUnresolvedOne() throws Exception {
+        JsonNode links = JSON.readTree(get(charlie(), "/memory/vault/file", "path", POINTER).body()).path("links");
+        JsonNode hidden = null;
+        JsonNode unresolved = null;
+        for (JsonNode l : links) {
+            if (l.path("target").asText().equals("projects/poimen/secret/plan")) {
+                hidden = l;
+            } else if (l.path("target").asText().equals("projects/poimen/secret/missing-plan")) {
+                unresolved = l;
+            }
+        }
+        assertThat(hidden).isNotNull();
+        assertThat(unresolved).isNotNull();
+        assertThat(hidden.toString().replace("plan", "X")).isEqualTo(unresolved.toString().replace("missing-plan", "X"));
+        JsonNode forDana = JSON.readTree(get(dana(), "/memory/vault/file", "path", POINTER).body()).path("links");
+        assertThat(forDana.toString()).contains("\"resolved_path\":\"" + PLAN + "\"", "\"type\":\"memory\"");
+    }
+
+    @Test
+    void policiesInEveryFolderHoldOnEverySurfaceAndMisnamedOrDoubledOnesDeny() throws Exception {
+        List<String> deniedToCharlie = List.of(PRIVATE_PLAN, TEMPLATE, ROOT_NOTE, MISNAMED, TWICE);
+        assertThat(listing(charlie())).doesNotContainAnyElementsOf(deniedToCharlie);
+        for (String note : deniedToCharlie) {
+            String missing = note.replace(".md", "-nope.md");
+            HttpResponse<String> a = get(charlie(), "/memory/vault/file", "path", note);
+            assertThat(a.statusCode()).as(note).isEqualTo(404);
+            assertSameAnswer(a, get(charlie(), "/memory/vault/file", "path", missing), note, missing);
+        }
+        // the top-level folder's own policy lets the ml-team in; no policy, a misnamed or a doubled one: nobody
+        assertThat(get(dana(), "/memory/vault/file", "path", PRIVATE_PLAN).body()).contains("quokkaplan");
+        for (String note : List.of(TEMPLATE, ROOT_NOTE, MISNAMED, TWICE)) {
+            assertThat(get(dana(), "/memory/vault/file", "path", note).statusCode()).as(note).isEqualTo(404);
+        }
+        // a near-miss of the policy name is never a note, nor is the misnamed policy served
+        assertThat(listing(dana())).doesNotContain("shared/misnamed/_access.yaml.md", "shared/misnamed/_access.yml");
+        assertThat(get(dana(), "/memory/vault/file", "path", "shared/misnamed/_access.yml").statusCode())
+                .isEqualTo(404);
+        // both are reported: file, what applies instead
+        assertThat(policyHealth.health().getStatus().getCode()).isEqualTo("DEGRADED");
+        assertThat(policyHealth.health().getDetails().toString())
+                .contains(VAULT.resolve("shared/misnamed/_access.yml") + "=rejected, access it governs is DENIED",
+                        VAULT.resolve("shared/misnamed/_access.yaml.md") + "=rejected, access it governs is DENIED",
+                        "near-miss", VAULT.resolve("shared/twice/_access.yaml") + "=rejected, access it governs is "
+                                + "DENIED", "duplicate key access_level");
+
+        try (McpSyncClient c = McpClients.connect("http://127.0.0.1:" + port, charlie());
+             McpSyncClient d = McpClients.connect("http://127.0.0.1:" + port, dana())) {
+            Map<String, Object> around = Map.of("path", POINTER, "hops", 2, "budget_tokens", 50_000);
+            assertThat(ok(c, "build_context", around)).contains(POINTER).doesNotContain(PRIVATE_PLAN, "quokka");
+            assertThat(ok(d, "build_context", around)).contains(PRIVATE_PLAN, "quokkaplan");
+            Map<String, Object> since = Map.of("since", "2000-01-01T00:00:00Z", "limit", 500);
+            JsonNode changes = JSON.readTree(ok(c, "recent_changes", since)).path("changes");
+            assertThat(changes.findValuesAsText("path")).contains(POINTER)
+                    .doesNotContainAnyElementsOf(deniedToCharlie);
+            assertThat(JSON.readTree(ok(d, "recent_changes", since)).path("changes").findValuesAsText("path"))
+                    .contains(PRIVATE_PLAN).doesNotContain(TEMPLATE, ROOT_NOTE, MISNAMED, TWICE);
+        }
+        assertAuditedUnderResponseTraceIds();
+    }
+
+    @Test
+    void everyFormOfADeniedPathIsHiddenInCommitMessagesAndAgentEventsKeysIncluded() throws Exception {
+        try (McpSyncClient c = McpClients.connect("http://127.0.0.1:" + port, charlie());
+             McpSyncClient d = McpClients.connect("http://127.0.0.1:" + port, dana())) {
+            Map<String, Object> since = Map.of("since", "2000-01-01T00:00:00Z", "limit", 500);
+            String forCharlie = ok(c, "recent_changes", since);
+            assertThat(forCharlie).contains(PathMentions.HIDDEN).doesNotContain("secret/plan", "SECRET/PLAN",
+                    "secret%2Fplan", "secret\u2215plan", "[[plan", "./plan.md", PRIVATE_PLAN, TEMPLATE, MISNAMED);
+            assertThat(ok(d, "recent_changes", since)).contains("../secret/plan.md", "[[plan|the plan]]");
+        }
+        HttpResponse<String> posted = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/memory/agents/events")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + dana()).POST(HttpRequest.BodyPublishers.ofString(
+                        JSON.writeValueAsString(Map.of("agent_id", "planner", "type", "agent_decision",
+                                "payload", Map.of("project", "poimen", "note", "read " + MENTION_FORMS,
+                                        "weights", Map.of(PLAN, 0.9, POINTER, 0.5,
+                                                "Projects/Poimen/Secret/Plan.md", 0.1)))))).build());
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
+        JsonNode seen = JSON.readTree(get(charlie(), "/memory/agents/logs", "agent_id", "dana/planner").body())
+                .path("events");
+        assertThat(seen).hasSize(1);
+        JsonNode payload = seen.get(0).path("payload");
+        assertThat(payload.path("weights").fieldNames()).toIterable().containsExactly(POINTER);
+        assertThat(payload.path("note").asText()).contains(PathMentions.HIDDEN).doesNotContain("secret/plan",
+                "SECRET/PLAN", "secret%2Fplan", "secret\u2215plan", "[[plan", "./plan.md");
+        assertThat(get(dana(), "/memory/agents/logs", "agent_id", "planner").body()).contains("../secret/plan.md");
+    }
+
     long rowsOf(String user) {
         return jdbc.queryForObject("select count(*) from rbac_audit_log where user_id = ?", Long.class, user);
     }
@@ -323,11 +537,9 @@ class PolicyDepthHttpTest {
     }
 
     /** The answer without its timings (the only part that may differ between two runs). */
-    static JsonNode comparable(HttpResponse<String> r) throws IOException {
+    static JsonNode comparable(HttpResponse<String> r) {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        ObjectNode body = (ObjectNode) JSON.readTree(r.body());
-        body.remove("timings_ms");
-        return body;
+        return AnswerFigures.comparable(r.body());
     }
 
     /** Each request so far made at least one decision, and its rows are under its response's trace id. */

@@ -20,6 +20,7 @@ import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.ParsedNote;
 import io.poimen.memory.vault.WikiLink;
+import io.poimen.memory.vault.WikiLinkParser;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.web.VaultBrowser;
 import io.poimen.memory.web.VaultFiles;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -66,32 +68,44 @@ import org.springframework.util.FileSystemUtils;
 
 /**
  * Policies at any depth against every read surface, through the real beans: a vault tree (projects, nested project
- * folders, shared folders, skills, a skill file, a root note) joined by wiki-links across every boundary, stored in
- * the real note store (H2) and graph; each try writes random {@code _access.yaml} files into random folders (absent,
- * any level / role / permission, unparseable, or naming the wrong unit), random defaults, and asks as a random
- * caller. An independent oracle (every policy file on the note's folder path must allow; the unit's top folder
- * falls back to the defaults) decides what the caller may read. Checked each try: the listing (all and per project),
- * every note read and every backlinks call (readable → its content, readable backlinks, resolved paths only of
- * readable notes; denied → the very answer a missing note gets), projects (names, counts, index), skills, graph
- * reachability (only through readable notes), the query's search scope and its post-fusion filter, another agent's
- * event as the logs and the stream show it (hidden unless the project is readable; denied chunks, headings and
- * path mentions removed), the MCP tool build_context from one note per try in turn (the readable two-hop
- * neighbourhood; denied → the missing answer), and that every audit row carries the request's trace id. Zero
- * leaks and zero over-filtering.
+ * folders, shared folders, skills, a skill file, a root note, a top-level folder {@code private/} with a subfolder,
+ * a note directly in {@code projects/}) joined by wiki-links across every boundary, stored in the real note store
+ * (H2) and graph; each try writes random {@code _access.yaml} files into random folders, the vault root,
+ * {@code projects/} and {@code private/} included (absent, any level / role / permission, unparseable, naming the
+ * wrong unit, a key written twice, written under a near-miss name such as {@code _access.yml} or {@code _ACCESS.yaml},
+ * or a good one with a near-miss beside it), random defaults ({@code outside_default} too), and asks as a random
+ * caller. An independent oracle (every policy file on the note's folder path must allow; the unit's top folder falls
+ * back to the defaults; a near-miss or a duplicate key is a broken file, a fresh hub has no earlier version) decides
+ * what the caller may read. Checked each try: the listing (all and per project), every note read and every backlinks
+ * call (readable → its content, readable backlinks, resolved paths only of readable notes and a hidden link exactly
+ * as an unresolved one; denied, or a path under a note → the very answer a missing note gets), projects (names,
+ * counts, index), skills, graph reachability (only through readable notes), the query's search scope and its
+ * post-fusion filter, the access check of every note and of a path under it, agent events as the logs and a stream
+ * subscriber kept over all tries show them (another caller's event whole, but for its session id, when the project,
+ * every note it names in any form, value or key and, for a retrieval, every retrieved note's place in the caller's
+ * own search scope allow it, else not at all; the caller's own without denied chunks, headings, path mentions in
+ * generated forms and JSON keys naming denied paths), the MCP tool build_context from one note per try in
+ * turn (the readable two-hop neighbourhood; denied → the missing answer), one uniform answer for a denied project and
+ * a missing one on every project surface, that only the policy files written broken are reported (never a probe), and
+ * that every audit row carries the request's trace id. Zero leaks and zero over-filtering.
  */
 class PolicyDepthLeakPropertiesTest {
     static final List<String> GROUPS = List.of("g0", "g1", "g2");
     static final List<String> ROLES = List.of("viewer", "editor", "admin");
     static final List<String> PERMISSIONS = List.of("skill:read", "x:y");
     /** Folders that may hold an {@code _access.yaml}, outermost first. */
-    static final List<String> FOLDERS = List.of("projects/p0", "projects/p0/a", "projects/p0/a/b", "projects/p1",
-            "projects/p1/c", "shared", "shared/concepts", "shared/concepts/deep", "shared/skills",
-            "shared/skills/SKILL-a", "shared/skills/SKILL-a/sub", "shared/skills/SKILL-b");
+    static final List<String> FOLDERS = List.of("", "projects", "projects/p0", "projects/p0/a", "projects/p0/a/b",
+            "projects/p1", "projects/p1/c", "shared", "shared/concepts", "shared/concepts/deep", "shared/skills",
+            "shared/skills/SKILL-a", "shared/skills/SKILL-a/sub", "shared/skills/SKILL-b", "private", "private/x");
+    /** Names a policy may be written under by mistake: each one is rejected like a broken file. */
+    static final List<String> NEAR_MISSES = List.of("_access.yml", "_ACCESS.yaml", "_Access.YAML", "access.yaml",
+            "_access.yaml.bak", "_access.yaml~");
     /** Every note and the notes it links to. */
     static final Map<String, List<String>> NOTES = new LinkedHashMap<>();
 
     static {
-        NOTES.put("projects/p0/index.md", List.of("projects/p0/a/n.md", "shared/concepts/gitops.md"));
+        NOTES.put("projects/p0/index.md", List.of("projects/p0/a/n.md", "shared/concepts/gitops.md",
+                "projects/readme.md"));
         NOTES.put("projects/p0/a/n.md", List.of("projects/p0/a/b/n.md", "shared/concepts/deep/n.md"));
         NOTES.put("projects/p0/a/b/n.md", List.of("shared/skills/SKILL-a/sub/s.md"));
         NOTES.put("projects/p1/index.md", List.of("projects/p1/c/n.md", "shared/top.md"));
@@ -103,7 +117,10 @@ class PolicyDepthLeakPropertiesTest {
         NOTES.put("shared/skills/SKILL-a/sub/s.md", List.of("shared/top.md", "shared/concepts/gitops.md"));
         NOTES.put("shared/skills/SKILL-b/SKILL.md", List.of("shared/concepts/deep/n.md"));
         NOTES.put("shared/skills/SKILL-c.md", List.of("shared/concepts/gitops.md"));
-        NOTES.put("README.md", List.of("projects/p0/index.md"));
+        NOTES.put("README.md", List.of("projects/p0/index.md", "private/n.md"));
+        NOTES.put("private/n.md", List.of("private/x/n.md", "shared/top.md"));
+        NOTES.put("private/x/n.md", List.of("projects/p1/c/n.md"));
+        NOTES.put("projects/readme.md", List.of("projects/p1/index.md", "private/n.md"));
     }
 
     static final AtomicLong CHECKS = new AtomicLong();
@@ -120,19 +137,48 @@ class PolicyDepthLeakPropertiesTest {
     static GraphService graph;
     /** One for every try: a scope cached under earlier policies must never be served under other ones. */
     static SearchScopes scopes;
+    /**
+     * Stream subscribers, one per caller, each opened in the first try of its caller and kept over every later
+     * try, under other policies each time: what they show must be what the policies of the try allow (one engine
+     * for all of them, re-reading the policy files as the hub does).
+     */
+    static final Map<String, AgentEventAccess.Viewer> SUBSCRIBERS = new HashMap<>();
+    static AgentEventAccess streams;
+    static final AtomicLong SUBSCRIBER_TRIES = new AtomicLong();
+    /** Policy files get a new modification time at every write, so the long-lived engine sees every edit. */
+    static final AtomicLong MTIME = new AtomicLong(1_700_000_000_000L);
+    /** Another caller's events by outcome: shown whole, hidden by a note it names, hidden by the scope alone. */
+    static final Map<String, AtomicLong> EVENT_OUTCOMES = new java.util.concurrent.ConcurrentHashMap<>();
 
     record Policy(int kind, AccessLevel level, String owner, List<String> allowed, String requiredRole,
-                  String requiredPermission) {
+                  String requiredPermission, String nearMiss) {
         static final int ABSENT = 0;
         static final int BROKEN = 1;
         static final int WRONG_UNIT = 2;
+        static final int GOOD = 3;
+        /** The policy written under a near-miss name only (no {@code _access.yaml}). */
+        static final int NEAR_MISS = 4;
+        /** A good policy with {@code access_level} written a second time. */
+        static final int DUPLICATE_KEY = 5;
+        /** A good {@code _access.yaml} with a near-miss beside it that would open the folder. */
+        static final int GOOD_BESIDE_NEAR_MISS = 6;
 
         boolean present() {
             return kind != ABSENT;
         }
+
+        /** Rejected as a file (a fresh hub has no earlier version of it): denies what it governs. */
+        boolean broken() {
+            return kind == BROKEN || kind == WRONG_UNIT || kind == NEAR_MISS || kind == DUPLICATE_KEY;
+        }
     }
 
-    record Scenario(Map<String, Policy> policies, boolean sharedPublic, boolean projectPublic, Caller caller) {
+    /**
+     * @param retrieved the notes another caller's agent event in each project retrieved (in {@link #NOTES} order)
+     * @param mentioned the notes that event names in free text
+     */
+    record Scenario(Map<String, Policy> policies, boolean sharedPublic, boolean projectPublic, boolean outsidePublic,
+                    Caller caller, List<String> retrieved, List<String> mentioned) {
     }
 
     @BeforeContainer
@@ -180,6 +226,11 @@ class PolicyDepthLeakPropertiesTest {
         });
         camel.start();
         producer = camel.createProducerTemplate();
+        Path policies = root.resolve("policies");
+        RbacEngine longLived = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
+        AuditedAccess streamAudit = new AuditedAccess(longLived, new AuditLog(producer));
+        streams = new AgentEventAccess(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit,
+                scopes, () -> graph.current().notes());
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
                 io.poimen.memory.config.LastGoodYamlFiles.class);
@@ -192,21 +243,37 @@ class PolicyDepthLeakPropertiesTest {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(io.poimen.memory.config.LastGoodYamlFiles.class)).setLevel(policyLogLevel);
         camel.stop();
         FileSystemUtils.deleteRecursively(root.toFile());
-        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks");
+        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks; another caller's "
+                + "events: " + EVENT_OUTCOMES + ", " + SUBSCRIBERS.size() + " long-lived subscribers checked in "
+                + SUBSCRIBER_TRIES + " tries");
+        // each way an event can go was taken, so the agent event view was not checked vacuously
+        assertThat(EVENT_OUTCOMES.keySet()).containsExactlyInAnyOrder("shown whole", "hidden by a note it names",
+                "hidden by the scope alone", "hidden with its project");
     }
 
     @Property(tries = 10_000, edgeCases = EdgeCasesMode.MIXIN)
     void noSurfaceShowsWhatThePoliciesDenyNorHidesWhatTheyAllow(@ForAll("scenarios") Scenario s) throws Exception {
         Path policies = root.resolve("policies");
         write(policies, s);
+        Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
+                .collect(Collectors.toCollection(TreeSet::new));
+        // a subscriber opened under earlier policies shows each event as the policies written now allow (when every
+        // file is good or absent: the hub keeps a rejected file's last good version in force, which the oracle of a
+        // fresh hub does not model)
+        AgentEventAccess.Viewer subscriber = SUBSCRIBERS.computeIfAbsent(s.caller().subject(),
+                k -> streams.subscriber(s.caller(), TraceIds.generate()));
+        if (s.policies().values().stream().allMatch(p -> p.kind() == Policy.ABSENT || p.kind() == Policy.GOOD)) {
+            agentEvents(s, subscriber, readable, "subscriber");
+            SUBSCRIBER_TRIES.incrementAndGet();
+        }
         AUDITED.clear();
-        RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
+        PolicyStore policyStore = new PolicyStore(vault, policies);
+        RbacEngine engine = new RbacEngine(policyStore, RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
         OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
         VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
                 scopes);
-        Set<String> readable = NOTES.keySet().stream().filter(p -> oracle(s, p))
-                .collect(Collectors.toCollection(TreeSet::new));
+        AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), checks, audited, new VaultPathGuard(vault));
         String trace = TraceIds.generate();
         Supplier<Exchange> exchange = () -> {
             Exchange e = new DefaultExchange(camel);
@@ -222,10 +289,13 @@ class PolicyDepthLeakPropertiesTest {
         for (String project : List.of("p0", "p1")) {
             boolean open = oracle(s, "projects/" + project + "/index.md");
             if (!open) {
-                assertThatThrownBy(() -> browser.listing(exchange.get(), project)).as("listing " + project)
-                        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(403));
-                assertThatThrownBy(() -> browser.reachable(exchange.get(), project)).as("reachable " + project)
-                        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(403));
+                // one answer for a project the caller may not read and one that does not exist
+                assertSameDenial(() -> browser.listing(exchange.get(), project),
+                        () -> browser.listing(exchange.get(), MISSING_PROJECT), project);
+                assertSameDenial(() -> browser.reachable(exchange.get(), project),
+                        () -> browser.reachable(exchange.get(), MISSING_PROJECT), project);
+                assertSameDenial(() -> checkProject(s, audited, project, exchange.get()),
+                        () -> checkProject(s, audited, MISSING_PROJECT, exchange.get()), project);
                 check();
                 continue;
             }
@@ -241,8 +311,37 @@ class PolicyDepthLeakPropertiesTest {
         for (String path : NOTES.keySet()) {
             Set<String> backlinks = NOTES.entrySet().stream().filter(e -> e.getValue().contains(path))
                     .map(Map.Entry::getKey).filter(readable::contains).collect(Collectors.toSet());
+            // a path under a note (readable or not) is simply not found, as under a note that does not exist
+            String under = path + "/x.md";
+            String underMissing = path.replace(".md", "-missing.md") + "/x.md";
+            assertSameAnswer(() -> browser.note(exchange.get(), under),
+                    () -> browser.note(exchange.get(), underMissing), under, underMissing);
+            assertSameAnswer(() -> browser.backlinks(exchange.get(), under),
+                    () -> browser.backlinks(exchange.get(), underMissing), under, underMissing);
+            Map<String, Object> checked = accessCheck.check(path, exchange.get());
+            if (readable.contains(path)) {
+                assertThat(checked.get("read")).as("access check " + path)
+                        .isEqualTo(Map.of("allowed", true, "reason", ((Map<?, ?>) checked.get("read")).get("reason")));
+            } else {
+                Map<String, Object> denied = Map.of("allowed", false, "reason", AccessEndpoints.DENIED);
+                assertThat(checked).as("access check " + path).containsEntry("read", denied)
+                        .containsEntry("write", denied);
+            }
+            Map<String, Object> a = accessCheck.check(under, exchange.get());
+            Map<String, Object> b = accessCheck.check(underMissing, exchange.get());
+            assertThat(List.of(a.get("resource_type"), a.get("read"), a.get("write"))).as("access check " + under)
+                    .isEqualTo(List.of(b.get("resource_type"), b.get("read"), b.get("write")));
             if (readable.contains(path)) {
                 VaultViews.Note note = browser.note(exchange.get(), path);
+                // a link to a note the caller may not read shows exactly as that link unresolved
+                Map<String, String> unresolvedType = new HashMap<>();
+                new WikiLinkParser().parse(path, Files.readString(vault.resolve(path)))
+                        .forEach(l -> unresolvedType.put(l.raw(), l.type().dbValue()));
+                assertThat(note.links()).as("hidden links of " + path).allSatisfy(l -> {
+                    if (l.resolvedPath() == null) {
+                        assertThat(l.type()).as(l.raw()).isEqualTo(unresolvedType.get(l.raw()));
+                    }
+                });
                 assertThat(note.backlinks()).as("backlinks in note " + path)
                         .containsExactlyInAnyOrderElementsOf(backlinks);
                 assertThat(note.links()).as("links of " + path).allSatisfy(l -> {
@@ -266,6 +365,12 @@ class PolicyDepthLeakPropertiesTest {
             check();
         }
 
+        ApiException missing = thrown(() -> browser.listing(exchange.get(), MISSING_PROJECT));
+        assertThat(List.of(missing.status(), missing.code(), missing.getMessage())).as("a missing project")
+                .isEqualTo(List.of(403, "forbidden", "read access to project " + MISSING_PROJECT + " denied"));
+        assertThat(missing.reason()).isNull();
+        check();
+
         List<VaultViews.Project> projects = browser.projects(exchange.get()).projects();
         assertThat(projects).extracting(VaultViews.Project::name).as("projects").containsExactlyElementsOf(
                 List.of("p0", "p1").stream().filter(p -> oracle(s, "projects/" + p + "/index.md")).toList());
@@ -285,35 +390,11 @@ class PolicyDepthLeakPropertiesTest {
         assertThat(skills.values()).as("skill paths").allSatisfy(p -> assertThat(readable).contains(p));
         check();
 
-        // agent logs and the stream: another agent's retrieval in each project, as this caller is shown it
-        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, () -> graph.current().notes())
+        // agent logs: the events as one request shows them (the stream's subscriber was checked above)
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, audited, scopes, () -> graph.current().notes())
                 .viewer(s.caller(), trace);
+        agentEvents(s, viewer, readable, "log");
         List<String> all = List.copyOf(NOTES.keySet());
-        List<Map<String, Object>> chunks = IntStream.range(0, all.size()).mapToObj(i -> Map.<String, Object>of(
-                "path", all.get(i), "heading", "Heading " + i, "score", 1.0 / (i + 1))).toList();
-        String mentions = "read " + String.join(" and ", all);
-        for (String project : List.of("p0", "p1")) {
-            AgentEvent shown = viewer.view(new AgentEvent(1, "other/agent", "other", "s", "memory_retrieved",
-                    Map.of("project", project, "query", "q", "chunks", chunks,
-                            "scores", chunks.stream().map(c -> c.get("score")).toList(), "note", mentions),
-                    Instant.EPOCH));
-            if (!oracle(s, "projects/" + project + "/index.md")) {
-                assertThat(shown).as("event in " + project).isNull();
-            } else {
-                List<String> visible = all.stream().filter(readable::contains).toList();
-                @SuppressWarnings("unchecked")
-                List<Map<String, Object>> left = (List<Map<String, Object>>) shown.payload().get("chunks");
-                assertThat(left).extracting(c -> c.get("path")).as("event chunks in " + project)
-                        .containsExactlyElementsOf(visible);
-                assertThat(left).extracting(c -> c.get("heading")).as("event headings in " + project)
-                        .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
-                assertThat((List<?>) shown.payload().get("scores")).hasSize(visible.size());
-                assertThat(shown.payload().get("note")).as("event text in " + project).isEqualTo("read "
-                        + all.stream().map(p -> readable.contains(p) ? p : PathMentions.HIDDEN)
-                        .collect(Collectors.joining(" and ")));
-            }
-            check();
-        }
 
         // the MCP tool build_context, from one note per try in turn: the readable two-hop neighbourhood
         NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks);
@@ -325,10 +406,17 @@ class PolicyDepthLeakPropertiesTest {
             assertThat(got).as("build_context " + start).containsExactlyInAnyOrderElementsOf(
                     neighbourhood(start, readable, 2));
         } else {
-            String missing = start.replace(".md", "-missing.md");
+            String missingStart = start.replace(".md", "-missing.md");
             assertSameAnswer(() -> context.build(exchange.get(), start, 200_000, 2),
-                    () -> context.build(exchange.get(), missing, 200_000, 2), start, missing);
+                    () -> context.build(exchange.get(), missingStart, 200_000, 2), start, missingStart);
         }
+        assertSameAnswer(() -> context.build(exchange.get(), start + "/x.md", 200_000, 2),
+                () -> context.build(exchange.get(), "nowhere/x.md", 200_000, 2), start + "/x.md", "nowhere/x.md");
+        check();
+
+        // only the files written broken (or under a near-miss name) are reported, never a probe's path
+        assertThat(policyStore.rejected().keySet()).as("rejected policy files").allSatisfy(f ->
+                assertThat(rejectable(s)).contains(f));
         check();
 
         assertThat(AUDITED).as("audit rows").isNotEmpty().allSatisfy(r -> assertThat(r)
@@ -336,10 +424,87 @@ class PolicyDepthLeakPropertiesTest {
         check();
     }
 
+    /**
+     * Another caller's events in each project, shown whole (but for their session id) exactly when the caller could
+     * have seen all of them: the project readable, every note named (a retrieved chunk, a JSON key, a mention in
+     * text as a path or in this try's generated form) readable and, for {@code memory_retrieved}, every retrieved
+     * note in the caller's own search scope of the project; otherwise not at all. The caller's own event is always
+     * shown, without the chunks, headings, keys and mentions of notes they may not read.
+     */
+    private static void agentEvents(Scenario s, AgentEventAccess.Viewer viewer, Set<String> readable, String as) {
+        List<String> all = List.copyOf(NOTES.keySet());
+        int form = (int) (STARTS.get() % 5); // the form mentions are written in, in turn from try to try
+        for (String project : List.of("p0", "p1")) {
+            boolean open = oracle(s, "projects/" + project + "/index.md");
+            boolean named = readable.containsAll(s.retrieved()) && s.mentioned().stream().allMatch(m ->
+                    readable.containsAll(namedBy(m, 1)) && readable.containsAll(namedBy(m, form)));
+            boolean inScope = !open || scope(project, readable).containsAll(s.retrieved());
+            for (String type : List.of("memory_retrieved", "tool_result")) {
+                Map<String, Object> payload = eventPayload(project, s.retrieved(), s.mentioned(), form);
+                AgentEvent shown = viewer.view(new AgentEvent(1, "other/agent", "other", "run-1", type, payload,
+                        Instant.EPOCH));
+                boolean visible = open && named && (type.equals("tool_result") || inScope);
+                if (type.equals("memory_retrieved")) {
+                    EVENT_OUTCOMES.computeIfAbsent(visible ? "shown whole" : !open ? "hidden with its project"
+                            : !named ? "hidden by a note it names" : "hidden by the scope alone",
+                            k -> new AtomicLong()).incrementAndGet();
+                }
+                if (!visible) {
+                    assertThat(shown).as(as + ": " + type + " in " + project).isNull();
+                } else {
+                    assertThat(shown).as(as + ": " + type + " in " + project).isNotNull();
+                    assertThat(shown.payload()).as(as + ": " + type + " in " + project).isEqualTo(payload);
+                    assertThat(shown.sessionId()).as(as + ": another's session id").isNull();
+                }
+                check();
+            }
+            // the caller's own retrieval of every note: shown, less what they may not read
+            String own = s.caller().subject() + "/mine";
+            AgentEvent mine = viewer.view(new AgentEvent(2, own, s.caller().subject(), "run-2", "memory_retrieved",
+                    eventPayload(project, all, all, form), Instant.EPOCH));
+            List<String> visible = all.stream().filter(readable::contains).toList();
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> left = (List<Map<String, Object>>) mine.payload().get("chunks");
+            assertThat(left).extracting(c -> c.get("path")).as(as + ": own chunks in " + project)
+                    .containsExactlyElementsOf(visible);
+            assertThat(left).extracting(c -> c.get("heading")).as(as + ": own headings in " + project)
+                    .containsExactlyElementsOf(visible.stream().map(p -> "Heading " + all.indexOf(p)).toList());
+            assertThat((List<?>) mine.payload().get("scores")).hasSize(visible.size());
+            assertThat(mine.payload().get("note")).as(as + ": own event text in " + project).isEqualTo("read "
+                    + all.stream().map(p -> readable.containsAll(namedBy(p, 1)) ? p : PathMentions.HIDDEN)
+                    .collect(Collectors.joining(" and ")));
+            assertThat(mine.payload().get("forms")).as(as + ": own event text forms in " + project).isEqualTo(
+                    all.stream().map(p -> readable.containsAll(namedBy(p, form)) ? form(p, form) : hidden(form))
+                            .collect(Collectors.joining(" and ")));
+            assertThat(((Map<?, ?>) mine.payload().get("weights")).keySet().stream().map(String::valueOf).toList())
+                    .as(as + ": own event keys in " + project).containsExactlyElementsOf(visible);
+            assertThat(mine.sessionId()).isEqualTo("run-2");
+            check();
+        }
+    }
+
+    /**
+     * A retrieval's payload: chunks with heading and score ({@code Heading i} for note i), a weight keyed by each
+     * retrieved path, the mentioned paths in text as they are and in generated form {@code form}.
+     */
+    private static Map<String, Object> eventPayload(String project, List<String> retrieved, List<String> mentioned,
+                                                    int form) {
+        List<String> all = List.copyOf(NOTES.keySet());
+        List<Map<String, Object>> chunks = retrieved.stream().map(p -> Map.<String, Object>of("path", p,
+                "heading", "Heading " + all.indexOf(p), "score", 1.0 / (all.indexOf(p) + 1))).toList();
+        Map<String, Object> weights = new LinkedHashMap<>();
+        retrieved.forEach(p -> weights.put(p, all.indexOf(p)));
+        return Map.of("project", project, "query", "q", "chunks", chunks,
+                "scores", chunks.stream().map(c -> c.get("score")).toList(), "weights", weights,
+                "note", mentioned.isEmpty() ? "no notes named" : "read " + String.join(" and ", mentioned),
+                "forms", mentioned.isEmpty() ? "no forms" : mentioned.stream().map(p -> form(p, form))
+                        .collect(Collectors.joining(" and ")));
+    }
+
     /** The query's access steps: scope built from readable notes only, then the post-fusion filter. */
     private static void queryScope(Scenario s, AuditedAccess audited, String project, Set<String> scope,
                                    Set<String> readable, Exchange exchange) {
-        QueryAccess access = new QueryAccess(e -> s.caller(), audited);
+        QueryAccess access = new QueryAccess(e -> s.caller(), audited, graph);
         QueryContext ctx = new QueryContext(new QueryRequest(project, "q", null, null, null, null, null, null, null),
                 RetrievalSettings.defaults());
         access.checkProject(ctx, exchange);
@@ -353,6 +518,72 @@ class PolicyDepthLeakPropertiesTest {
         access.filterResults(ctx, exchange);
         assertThat(ctx.fused).extracting(c -> ResultAccessFilter.pathOf(c.chunkId())).as("fused " + project)
                 .containsExactlyElementsOf(NOTES.keySet().stream().filter(readable::contains).toList());
+    }
+
+    static final String MISSING_PROJECT = "p9";
+
+    /** The query's project check alone (403 before any search). */
+    private static void checkProject(Scenario s, AuditedAccess audited, String project, Exchange exchange) {
+        new QueryAccess(e -> s.caller(), audited, graph).checkProject(new QueryContext(new QueryRequest(project, "q",
+                null, null, null, null, null, null, null), RetrievalSettings.defaults()), exchange);
+    }
+
+    /** A denied project and a missing one: the same 403, code and message (but for the name), no reason. */
+    private static void assertSameDenial(Runnable denied, Runnable missing, String project) {
+        ApiException a = thrown(denied);
+        ApiException b = thrown(missing);
+        assertThat(a.status()).as("status for denied " + project).isEqualTo(b.status()).isEqualTo(403);
+        assertThat(a.code()).isEqualTo(b.code());
+        assertThat(a.reason()).as("no reason told").isNull();
+        assertThat(b.reason()).isNull();
+        assertThat(a.getMessage().replace(project, "P")).isEqualTo(b.getMessage().replace(MISSING_PROJECT, "P"));
+    }
+
+    /**
+     * A note as free text may name it: 0 its path in upper case with U+2215 for the slash, 1 with {@code %2F},
+     * 2 a bare wiki-link {@code [[name]]}, 3 a relative path {@code ../folder/name.md} ({@code ./name.md} in the
+     * root), 4 {@code [[name|alias]]}.
+     */
+    static String form(String path, int kind) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        String stem = name.substring(0, name.length() - 3);
+        int slash = path.lastIndexOf('/');
+        String parent = slash < 0 ? "" : path.substring(0, slash);
+        String folder = parent.substring(parent.lastIndexOf('/') + 1);
+        return switch (kind) {
+            case 0 -> path.toUpperCase(java.util.Locale.ROOT).replace("/", "\u2215");
+            case 1 -> path.replace("/", "%2F");
+            case 2 -> "[[" + stem + "]]";
+            case 3 -> parent.isEmpty() ? "./" + name : "../" + folder + "/" + name;
+            default -> "[[" + stem + "|alias]]";
+        };
+    }
+
+    /** What a form shows when hidden: the word goes, wiki brackets and alias stay. */
+    static String hidden(int kind) {
+        return switch (kind) {
+            case 2 -> "[[" + PathMentions.HIDDEN + "]]";
+            case 4 -> "[[" + PathMentions.HIDDEN + "|alias]]";
+            default -> PathMentions.HIDDEN;
+        };
+    }
+
+    /**
+     * The notes a form can name, by the documented rule: a whole path with a folder names its note; a bare name
+     * ({@code [[n]]}, {@code ./n.md}, a root note's path {@code n.md}) every note of that file name; a relative path
+     * every note whose path ends with it.
+     */
+    static Set<String> namedBy(String path, int kind) {
+        String name = path.substring(path.lastIndexOf('/') + 1).toLowerCase(java.util.Locale.ROOT);
+        String tail = form(path, 3).replaceFirst("^\\.\\.?/", "").toLowerCase(java.util.Locale.ROOT);
+        return NOTES.keySet().stream().filter(n -> {
+            String lower = n.toLowerCase(java.util.Locale.ROOT);
+            return switch (kind) {
+                case 0, 1 -> path.contains("/") ? n.equals(path) : lower.equals(name) || lower.endsWith("/" + name);
+                case 3 -> lower.equals(tail) || lower.endsWith("/" + tail);
+                default -> lower.equals(name) || lower.endsWith("/" + name);
+            };
+        }).collect(Collectors.toSet());
     }
 
     /** A denied note and a missing one: the same status, error code and message (but for the path). */
@@ -420,27 +651,29 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     /**
-     * The documented rule, from the generated model: every policy file in a folder on the note's path must allow;
-     * the unit's top folder ({@code projects/<p>}, {@code shared/skills/<S>}, {@code shared/<f>}, {@code shared}
-     * for notes directly in it) without a policy stands for the defaults; a vault-root note has only the defaults.
+     * The documented rule, from the generated model: every policy file in a folder on the note's path must allow
+     * (from its first folder down; the vault-root policy is on the path of the root notes only); the unit's top
+     * folder ({@code projects/<p>}, {@code shared/skills/<S>}, {@code shared/<f>}, {@code shared} for notes directly
+     * in it, another top-level folder, {@code projects} for notes directly in it, the vault root for root notes)
+     * without a policy stands for the defaults: {@code project_default} for projects, {@code default_access} under
+     * {@code shared/}, {@code outside_default} for everything else.
      */
     static boolean oracle(Scenario s, String path) {
         String top = unitTop(path);
-        boolean project = path.startsWith("projects/");
-        if (top == null) {
-            return s.sharedPublic();
-        }
         Policy topPolicy = s.policies().get(top);
-        if ((topPolicy == null || !topPolicy.present()) && !(project ? s.projectPublic() : s.sharedPublic())) {
+        if ((topPolicy == null || !topPolicy.present()) && !defaultOpen(s, path)) {
             return false;
         }
-        String folder = path.substring(0, path.lastIndexOf('/'));
+        int slash = path.lastIndexOf('/');
         List<String> onPath = new ArrayList<>();
-        String[] parts = folder.split("/");
-        String at = "";
-        for (String part : parts) {
-            at = at.isEmpty() ? part : at + "/" + part;
-            onPath.add(at);
+        if (slash < 0) {
+            onPath.add("");
+        } else {
+            String at = "";
+            for (String part : path.substring(0, slash).split("/")) {
+                at = at.isEmpty() ? part : at + "/" + part;
+                onPath.add(at);
+            }
         }
         if (!onPath.contains(top)) {
             onPath.add(top);
@@ -454,13 +687,27 @@ class PolicyDepthLeakPropertiesTest {
         return true;
     }
 
+    static boolean defaultOpen(Scenario s, String path) {
+        String[] parts = path.split("/");
+        if (parts.length > 2 && parts[0].equals("projects")) {
+            return s.projectPublic();
+        }
+        if (parts.length > 1 && parts[0].equals("shared")) {
+            return s.sharedPublic();
+        }
+        return s.outsidePublic();
+    }
+
     static String unitTop(String path) {
         String[] parts = path.split("/");
+        if (parts.length == 1) {
+            return "";
+        }
         if (parts[0].equals("projects")) {
-            return "projects/" + parts[1];
+            return parts.length == 2 ? "projects" : "projects/" + parts[1];
         }
         if (!parts[0].equals("shared")) {
-            return null;
+            return parts[0];
         }
         if (parts.length == 2) {
             return "shared";
@@ -472,7 +719,7 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     static boolean allows(Caller c, Policy p) {
-        if (p.kind() == Policy.BROKEN || p.kind() == Policy.WRONG_UNIT) {
+        if (p.broken()) {
             return false;
         }
         boolean allowed = switch (p.level()) {
@@ -490,53 +737,92 @@ class PolicyDepthLeakPropertiesTest {
         return allowed;
     }
 
+    /** The policy files of each folder as the try writes them (file name → text). */
+    static Map<String, String> files(String folder, Policy p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (p == null || !p.present()) {
+            return out;
+        }
+        StringBuilder y = new StringBuilder();
+        if (p.kind() == Policy.WRONG_UNIT) {
+            y.append(folder.startsWith("projects/") ? "project: elsewhere\n" : "skill: SKILL-elsewhere\n");
+        }
+        y.append("access_level: ").append(p.level().name().toLowerCase()).append('\n');
+        y.append("owner_group: ").append(p.owner()).append('\n');
+        y.append("allowed_groups: ").append(p.allowed()).append('\n');
+        if (p.requiredRole() != null) {
+            y.append("required_role: ").append(p.requiredRole()).append('\n');
+        }
+        if (p.requiredPermission() != null) {
+            y.append("required_permission: ").append(p.requiredPermission()).append('\n');
+        }
+        switch (p.kind()) {
+            case Policy.BROKEN -> out.put(PolicyStore.POLICY_FILE, "access_level: [group\n");
+            case Policy.NEAR_MISS -> out.put(p.nearMiss(), y.toString());
+            case Policy.DUPLICATE_KEY -> out.put(PolicyStore.POLICY_FILE, y + "access_level: public\n");
+            case Policy.GOOD_BESIDE_NEAR_MISS -> {
+                out.put(PolicyStore.POLICY_FILE, y.toString());
+                out.put(p.nearMiss(), "access_level: public\n");
+            }
+            default -> out.put(PolicyStore.POLICY_FILE, y.toString());
+        }
+        return out;
+    }
+
+    /** The files of a try that the store may report as rejected: those written broken or under a near-miss name. */
+    static Set<String> rejectable(Scenario s) {
+        Set<String> out = new TreeSet<>();
+        s.policies().forEach((folder, p) -> {
+            Path dir = vault.resolve(folder);
+            if (p.broken() && p.kind() != Policy.NEAR_MISS) {
+                out.add(dir.resolve(PolicyStore.POLICY_FILE).toString());
+            }
+            if (p.kind() == Policy.NEAR_MISS || p.kind() == Policy.GOOD_BESIDE_NEAR_MISS) {
+                out.add(dir.resolve(p.nearMiss()).toString());
+            }
+        });
+        return out;
+    }
+
     static void write(Path policies, Scenario s) throws IOException {
         Files.createDirectories(policies);
         Files.writeString(policies.resolve("default.yaml"), "default_access: " + (s.sharedPublic() ? "public" : "deny")
-                + "\nproject_default: " + (s.projectPublic() ? "public" : "deny") + "\n");
+                + "\nproject_default: " + (s.projectPublic() ? "public" : "deny")
+                + "\noutside_default: " + (s.outsidePublic() ? "public" : "deny") + "\n");
+        Files.setLastModifiedTime(policies.resolve("default.yaml"), FileTime.fromMillis(MTIME.incrementAndGet()));
+        Map<Path, String> wanted = new HashMap<>();
         for (String folder : FOLDERS) {
-            Path file = vault.resolve(folder).resolve(PolicyStore.POLICY_FILE);
-            Policy p = s.policies().get(folder);
-            if (p == null || !p.present()) {
-                if (WRITTEN.remove(file) != null) {
-                    Files.delete(file);
-                }
-                continue;
+            files(folder, s.policies().get(folder)).forEach((name, text) ->
+                    wanted.put(vault.resolve(folder).resolve(name), text));
+        }
+        for (Path old : List.copyOf(WRITTEN.keySet())) {
+            if (!wanted.containsKey(old)) {
+                Files.delete(old);
+                WRITTEN.remove(old);
             }
-            StringBuilder y = new StringBuilder();
-            if (p.kind() == Policy.BROKEN) {
-                y.append("access_level: [group\n");
-            } else {
-                if (p.kind() == Policy.WRONG_UNIT) {
-                    y.append(folder.startsWith("projects/") ? "project: elsewhere\n" : "skill: SKILL-elsewhere\n");
-                }
-                y.append("access_level: ").append(p.level().name().toLowerCase()).append('\n');
-                y.append("owner_group: ").append(p.owner()).append('\n');
-                y.append("allowed_groups: ").append(p.allowed()).append('\n');
-                if (p.requiredRole() != null) {
-                    y.append("required_role: ").append(p.requiredRole()).append('\n');
-                }
-                if (p.requiredPermission() != null) {
-                    y.append("required_permission: ").append(p.requiredPermission()).append('\n');
-                }
-            }
-            if (!y.toString().equals(WRITTEN.get(file))) {
-                Files.writeString(file, y.toString());
-                WRITTEN.put(file, y.toString());
+        }
+        for (Map.Entry<Path, String> f : wanted.entrySet()) {
+            if (!f.getValue().equals(WRITTEN.get(f.getKey()))) {
+                Files.writeString(f.getKey(), f.getValue());
+                Files.setLastModifiedTime(f.getKey(), FileTime.fromMillis(MTIME.incrementAndGet()));
+                WRITTEN.put(f.getKey(), f.getValue());
             }
         }
     }
 
     @Provide
     Arbitrary<Scenario> scenarios() {
-        // mostly absent or a level, sometimes unparseable or naming another unit
-        Arbitrary<Integer> kind = Arbitraries.integers().between(0, 11)
-                .map(k -> k < 5 ? Policy.ABSENT : k == 5 ? Policy.BROKEN : k == 6 ? Policy.WRONG_UNIT : 3);
+        // mostly absent or a level, sometimes unparseable, naming another unit, a key written twice, under a
+        // near-miss name, or good with a near-miss beside it
+        Arbitrary<Integer> kind = Arbitraries.integers().between(0, 14)
+                .map(k -> k < 5 ? Policy.ABSENT : k == 5 ? Policy.BROKEN : k == 6 ? Policy.WRONG_UNIT
+                        : k == 7 ? Policy.NEAR_MISS : k == 8 ? Policy.DUPLICATE_KEY
+                        : k == 9 ? Policy.GOOD_BESIDE_NEAR_MISS : Policy.GOOD);
         Arbitrary<Policy> policy = Combinators.combine(kind, Arbitraries.of(AccessLevel.class), Arbitraries.of(GROUPS),
                 Arbitraries.subsetOf(GROUPS), Arbitraries.of(ROLES).injectNull(0.7),
-                Arbitraries.of(PERMISSIONS).injectNull(0.8))
-                .as((k, level, owner, allowed, role, perm) -> new Policy(k, level, owner, List.copyOf(allowed), role,
-                        perm));
+                Arbitraries.of(PERMISSIONS).injectNull(0.8), Arbitraries.of(NEAR_MISSES))
+                .as((k, level, owner, allowed, role, perm, nearMiss) -> new Policy(k, level, owner,
+                        List.copyOf(allowed), role, perm, nearMiss));
         Arbitrary<Map<String, Policy>> policies = policy.list().ofSize(FOLDERS.size()).map(list -> {
             Map<String, Policy> m = new LinkedHashMap<>();
             for (int i = 0; i < FOLDERS.size(); i++) {
@@ -547,7 +833,11 @@ class PolicyDepthLeakPropertiesTest {
         Arbitrary<Caller> caller = Combinators.combine(Arbitraries.subsetOf(GROUPS), Arbitraries.subsetOf(ROLES),
                 Arbitraries.subsetOf(PERMISSIONS)).as((g, r, p) -> new Caller("u-" + g + r + p, "u", null,
                 List.copyOf(g), List.copyOf(r), List.copyOf(p), false));
-        return Combinators.combine(policies, Arbitraries.of(true, false), Arbitraries.of(true, false), caller)
-                .as(Scenario::new);
+        Arbitrary<List<String>> notes = Arbitraries.subsetOf(NOTES.keySet()).ofMaxSize(3)
+                .map(set -> NOTES.keySet().stream().filter(set::contains).toList());
+        Arbitrary<List<String>> mentioned = Arbitraries.subsetOf(NOTES.keySet()).ofMaxSize(1)
+                .map(set -> NOTES.keySet().stream().filter(set::contains).toList());
+        return Combinators.combine(policies, Arbitraries.of(true, false), Arbitraries.of(true, false),
+                Arbitraries.of(true, false), caller, notes, mentioned).as(Scenario::new);
     }
 }

@@ -252,4 +252,111 @@ class RbacEngineTest {
         assertThat(read(CHARLIE, VaultResource.of("projects/new-project/docs/a.md")).reason())
                 .isEqualTo("project_default_deny");
     }
+
+    @Test
+    void everyTopLevelFolderIsAUnitOfItsOwnAndWithoutAPolicyFollowsOutsideDefault() throws IOException {
+        Path privateDir = Files.createDirectories(vault.resolve("private/deeper"));
+        Files.createDirectories(vault.resolve("templates"));
+        // no policy anywhere: outside_default (deny unless default.yaml says public) for other folders and the root
+        assertThat(read(CHARLIE, VaultResource.of("private/plan.md")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason)
+                .containsExactly(false, "outside_default_deny");
+        assertThat(read(CHARLIE, VaultResource.of("README.md")).reason()).isEqualTo("outside_default_deny");
+        assertThat(read(CHARLIE, VaultResource.of("projects/README.md")).reason()).isEqualTo("outside_default_deny");
+        assertThat(VaultResource.of("private/deeper/x.md")).isEqualTo(new VaultResource("folder", "private",
+                "private/deeper"));
+        assertThat(VaultResource.of("README.md")).isEqualTo(new VaultResource("root", "", ""));
+
+        // private/_access.yaml is that unit's top policy, a nested one narrows it
+        Files.writeString(vault.resolve("private/_access.yaml"), "access_level: private\nowner_group: ml-team\n");
+        Files.writeString(privateDir.resolve("_access.yaml"), "access_level: public\nrequired_role: editor\n");
+        assertThat(read(CHARLIE, VaultResource.of("private/plan.md")).reason()).isEqualTo("not_in_owner_group");
+        assertThat(read(BOB, VaultResource.of("private/plan.md")).allowed()).isTrue();
+        assertThat(read(caller("bo", List.of("ml-team"), List.of("viewer")), VaultResource.of("private/deeper/x.md"))
+                .reason()).isEqualTo("role_requirement_failed: need editor (private/deeper/_access.yaml)");
+        assertThat(read(CHARLIE, VaultResource.of("templates/daily.md")).reason()).isEqualTo("outside_default_deny");
+
+        // outside_default: public opens what has no policy; a vault-root policy governs the root notes only
+        Files.writeString(policies.resolve("default.yaml"), "outside_default: public\n");
+        assertThat(read(CHARLIE, VaultResource.of("templates/daily.md")).reason()).isEqualTo("access_level_public");
+        assertThat(read(CHARLIE, VaultResource.of("private/plan.md")).allowed()).isFalse();
+        Files.writeString(vault.resolve("_access.yaml"), "access_level: group\nallowed_groups: [ml-team]\n");
+        assertThat(read(CHARLIE, VaultResource.of("README.md")).reason()).isEqualTo("not_in_allowed_groups");
+        assertThat(read(BOB, VaultResource.of("README.md")).allowed()).isTrue();
+        assertThat(read(CHARLIE, VaultResource.of("templates/daily.md")).allowed()).isTrue();
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).allowed()).isTrue();
+
+        // projects/_access.yaml narrows every project and governs the notes directly in projects/
+        Files.writeString(vault.resolve("projects/_access.yaml"), "access_level: group\n"
+                + "allowed_groups: [ml-team, data-team]\n");
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).reason())
+                .isEqualTo("not_in_allowed_groups");
+        assertThat(read(ALICE, VaultResource.project("rust-guide")).allowed()).isTrue();
+        assertThat(read(CHARLIE, VaultResource.of("projects/README.md")).allowed()).isFalse();
+        assertThat(read(ALICE, VaultResource.of("projects/README.md")).allowed()).isTrue();
+    }
+
+    @Test
+    void nearMissPolicyFileNamesAreRejectedLikeABrokenPolicy() throws IOException {
+        // broken from the start: a folder with only _access.yml (or _ACCESS.yaml, ...) is denied, and reported
+        for (String name : List.of("_access.yml", "_ACCESS.yaml", "_Access.YAML", "access.yaml", "_access.yaml.bak")) {
+            Path dir = Files.createDirectories(vault.resolve("shared/open-" + name.replace('.', '-')));
+            Files.writeString(dir.resolve(name), "access_level: public\n");
+            VaultResource r = VaultResource.of("shared/open-" + name.replace('.', '-') + "/a.md");
+            assertThat(read(CHARLIE, r).reason()).as(name).isEqualTo("policy_unparseable");
+            assertThat(store.rejected().get(dir.resolve(name).toString())).as(name)
+                    .startsWith("rejected, access it governs is DENIED: ").contains("near-miss", "_access.yaml");
+        }
+        // a good policy renamed into a near-miss: its last good version stays in force
+        Path poimen = vault.resolve("projects/poimen");
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).allowed()).isTrue();
+        Files.move(poimen.resolve("_access.yaml"), poimen.resolve("_access.yml"));
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).reason()).isEqualTo("in_allowed_group");
+        assertThat(read(ALICE, VaultResource.project("poimen")).reason()).isEqualTo("not_in_allowed_groups");
+        assertThat(store.rejected().get(poimen.resolve("_access.yml").toString()))
+                .startsWith("rejected, previous version in force: ");
+        assertThat(new RbacEngine(new PolicyStore(vault, policies), new RolePolicy(policies))
+                .check(CHARLIE, VaultResource.project("poimen"), Action.READ).reason())
+                .as("a fresh hub has no good version").isEqualTo("policy_unparseable");
+        // renamed back: in force, nothing reported for it; a backup beside a good policy is reported, the policy holds
+        Files.move(poimen.resolve("_access.yml"), poimen.resolve("_access.yaml"));
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).reason()).isEqualTo("in_allowed_group");
+        assertThat(store.rejected()).doesNotContainKey(poimen.resolve("_access.yml").toString());
+        Files.writeString(poimen.resolve("_access.yaml.bak"), "access_level: public\n");
+        assertThat(read(ALICE, VaultResource.project("poimen")).reason()).isEqualTo("not_in_allowed_groups");
+        assertThat(store.rejected()).containsKey(poimen.resolve("_access.yaml.bak").toString());
+    }
+
+    @Test
+    void aKeyWrittenTwiceIsRejectedNotLastWins() throws IOException {
+        Path dir = Files.createDirectories(vault.resolve("shared/hr"));
+        Path policy = dir.resolve("_access.yaml");
+        Files.writeString(policy, "access_level: private\nowner_group: hr\naccess_level: public\n");
+        assertThat(read(CHARLIE, VaultResource.of("shared/hr/salaries.md")).reason()).isEqualTo("policy_unparseable");
+        assertThat(store.rejected().get(policy.toString())).contains("duplicate key", "access_level");
+
+        edit(policy, "access_level: private\nowner_group: hr\n", 1);
+        assertThat(read(CHARLIE, VaultResource.of("shared/hr/salaries.md")).reason()).isEqualTo("not_in_owner_group");
+        edit(policy, "access_level: private\nowner_group: hr\nowner_group: platform-team\n", 2);
+        assertThat(read(CHARLIE, VaultResource.of("shared/hr/salaries.md")).reason())
+                .as("the previous version stays").isEqualTo("not_in_owner_group");
+        edit(policies.resolve("default.yaml"), "outside_default: deny\noutside_default: public\n", 3);
+        assertThat(store.rejected()).isNotEmpty();
+        assertThat(read(CHARLIE, VaultResource.of("README.md")).reason()).isEqualTo("policy_unparseable");
+    }
+
+    @Test
+    void aPathUnderAFileHasNoPolicyOfItsOwnAndReportsNothing() {
+        for (String under : List.of("projects/poimen/index.md/x.md", "projects/poimen/_access.yaml/x.md",
+                "shared/concepts/gitops.md/a/b.md")) {
+            String missing = under.replaceFirst("[^/]+\\.(md|yaml)/", "nothere/");
+            for (Caller c : List.of(CHARLIE, ALICE, BOB)) {
+                AccessDecision a = read(c, VaultResource.of(under));
+                AccessDecision b = read(c, VaultResource.of(missing));
+                assertThat(a.allowed()).as(under + " / " + missing).isEqualTo(b.allowed());
+                assertThat(a.reason()).as(under).isEqualTo(b.reason()).isNotEqualTo("policy_unparseable");
+            }
+        }
+        assertThat(store.rejected()).as("nothing for the operator to fix").isEmpty();
+    }
 }

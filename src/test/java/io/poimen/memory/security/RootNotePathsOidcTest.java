@@ -31,8 +31,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * Notes in the vault root that a caller may not read (here {@code default_access: deny}, so nobody reads
- * {@code README.md} or {@code roadmap-2027.md}) are hidden in free text like notes under {@code projects/} and
+ * Notes in the vault root that a caller may not read (the shipped {@code outside_default: deny} and no vault-root
+ * {@code _access.yaml}, so nobody reads {@code README.md} or {@code roadmap-2027.md}) are hidden in free text like notes under {@code projects/} and
  * {@code shared/}: commit messages of {@code recent_changes} and the text of agent events, in oidc mode; and the
  * MCP endpoint's 405 for other methods, with a bearer, after the 401 without one.
  */
@@ -59,9 +59,7 @@ class RootNotePathsOidcTest {
         FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
         Path policies = ROOT.resolve("policies");
         FileSystemUtils.copyRecursively(Path.of("policies"), policies);
-        Path defaults = policies.resolve("default.yaml");
-        Files.writeString(defaults, Files.readString(defaults).replace("default_access: public",
-                "default_access: deny"));
+        assertThat(Files.readString(policies.resolve("default.yaml"))).contains("\noutside_default: deny\n");
         PersonIdent author = new PersonIdent("Root", "root@example.org");
         try (Git git = Git.init().setInitialBranch("main").setDirectory(VAULT.toFile()).call()) {
             git.add().addFilepattern(".").call();

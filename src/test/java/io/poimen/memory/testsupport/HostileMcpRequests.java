@@ -17,8 +17,11 @@ import java.util.TreeMap;
  * {@code initialize} (and {@code notifications/initialized}), then sends {@code tools/list} and {@code tools/call}
  * of every tool with hostile arguments (denied paths, traversal, huge and odd strings, wrong JSON types), broken
  * JSON-RPC envelopes, wrong or missing session ids, wrong content types and Accept headers, huge bodies and bad
- * UTF-8. Each answer is checked as {@link HostileRequests#check} does (no 5xx, every error JSON, no forbidden text),
- * the JSON-RPC messages of an event stream too, and a read timeout is a failure (no request may hang).
+ * UTF-8, and GET and DELETE with another caller's or an unknown session id. Each answer is checked as
+ * {@link HostileRequests#check} does (no 5xx, every error JSON, no forbidden text), the JSON-RPC messages of an event
+ * stream too, and a read timeout is a failure (no request may hang). A session belongs to its caller: a request
+ * naming any other session is never served (no 2xx; a GET or DELETE answers the 404 of an unknown id, the same for
+ * another caller's), and after the run every caller's own session still works.
  */
 public final class HostileMcpRequests {
     static final String[] TOOLS = {"search_memory", "read_note", "list_skills", "build_context", "recent_changes",
@@ -53,13 +56,51 @@ public final class HostileMcpRequests {
         for (int i = 0; i < count; i++) {
             String caller = callers.get(random.nextInt(callers.size()));
             String label = label(caller);
-            byte[] request = request(caller);
+            String session = session(caller);
+            boolean notOwn = session != null && !session.equals(sessions.get(caller));
+            String method = notOwn && random.nextInt(3) == 0 ? pick("GET", "DELETE") : "POST";
+            byte[] request = method.equals("POST") ? request(caller, session)
+                    : http(method, caller, session, null, method.equals("GET") ? "text/event-stream" : null,
+                    new byte[0]);
             HostileRequests.Answer a = send(request);
             check(request, a);
-            statuses.merge(label + " " + a.status(), 1, Integer::sum);
+            if (notOwn) {
+                sessionNotServed(method, caller, session, a);
+            }
+            statuses.merge(label + " " + (method.equals("POST") ? "" : method + " ") + a.status(), 1, Integer::sum);
             checked++;
         }
+        // the sessions survived every foreign DELETE and still answer their callers
+        for (Map.Entry<String, String> own : sessions.entrySet()) {
+            if (own.getValue() != null) {
+                HostileRequests.Answer list = send(post(own.getKey(), own.getValue(), "application/json",
+                        "application/json, text/event-stream", bytes("{\"jsonrpc\":\"2.0\",\"id\":9,"
+                                + "\"method\":\"tools/list\"}")));
+                assertThat(list.status()).as(label(own.getKey()) + "'s session after the run").isEqualTo(200);
+                assertThat(list.text()).contains("search_memory");
+            }
+        }
         return checked;
+    }
+
+    /**
+     * A request naming a session that is not the caller's is never served; without a body to refuse first (GET,
+     * DELETE) it gets exactly what an id nobody has gets.
+     */
+    private void sessionNotServed(String method, String caller, String session, HostileRequests.Answer a)
+            throws IOException {
+        assertThat(a.status()).as(method + " with another's session: " + abbreviate(a.text())).isNotIn(200, 202);
+        if (!method.equals("POST") && (sessions.get(caller) != null || caller.isEmpty())) {
+            String unknown = java.util.UUID.randomUUID().toString();
+            HostileRequests.Answer missing = send(http(method, caller, unknown, null,
+                    method.equals("GET") ? "text/event-stream" : null, new byte[0]));
+            assertThat(a.status()).as(method).isEqualTo(missing.status()).isIn(401, 404);
+            assertThat(masked(a, session)).as(method).isEqualTo(masked(missing, unknown));
+        }
+    }
+
+    private static String masked(HostileRequests.Answer a, String session) {
+        return a.text().replace(session, "SESSION").replaceAll("\"(timestamp|trace_id)\"\\s*:\\s*\"[^\"]*\"", "");
     }
 
     /** Sends one request and reads its whole answer (an event stream to its end); a hang fails the test. */
@@ -100,13 +141,17 @@ public final class HostileMcpRequests {
         return id;
     }
 
-    byte[] request(String caller) {
-        String session = switch (random.nextInt(10)) {
+    /** The session id a request of {@code caller} names: theirs mostly, none, a made-up one, or another's. */
+    private String session(String caller) {
+        return switch (random.nextInt(10)) {
             case 0 -> null;
-            case 1 -> pick("nope", "../../x", "x".repeat(5000), "00000000-0000-0000-0000-000000000000",
-                    sessions.values().stream().filter(s -> s != null).findFirst().orElse("none"));
+            case 1 -> pick("nope", "../../x", "x".repeat(5000), "00000000-0000-0000-0000-000000000000");
+            case 2 -> pick(sessions.values().stream().filter(s -> s != null).toArray(String[]::new));
             default -> sessions.get(caller);
         };
+    }
+
+    byte[] request(String caller, String session) {
         String type = random.nextInt(8) == 0 ? pick(null, "text/plain", "application/x-www-form-urlencoded",
                 "application/json; charset=iso-8859-1", "%%%/garbage") : "application/json";
         String accept = random.nextInt(8) == 0 ? pick(null, "text/html", "application/json", "text/event-stream", "*/*")
@@ -186,7 +231,11 @@ public final class HostileMcpRequests {
     }
 
     byte[] post(String caller, String session, String type, String accept, byte[] body) {
-        StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
+        return http("POST", caller, session, type, accept, body);
+    }
+
+    byte[] http(String method, String caller, String session, String type, String accept, byte[] body) {
+        StringBuilder head = new StringBuilder(method + " /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
         if (!caller.isEmpty()) {
             head.append("Authorization: ").append(caller).append("\r\n");
         }

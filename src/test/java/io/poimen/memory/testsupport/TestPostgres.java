@@ -3,20 +3,18 @@ package io.poimen.memory.testsupport;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -142,33 +140,11 @@ public final class TestPostgres {
     }
 
     private static Path projectDir() {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(SCRIPT))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no " + SCRIPT + " in " + System.getProperty("user.dir")
-                + " or its parents; set " + URL_ENV + " to a PostgreSQL cluster with pgvector instead");
+        return TestScripts.projectDir(SCRIPT, "set " + URL_ENV + " to a PostgreSQL cluster with pgvector instead");
     }
 
     private static List<String> runScript(Path project, String command, Path clusterDir) {
-        try {
-            Process process = new ProcessBuilder("bash", project.resolve(SCRIPT).toString(), command,
-                    clusterDir.toString()).directory(project.toFile()).redirectErrorStream(true).start();
-            List<String> lines;
-            try (var reader = process.inputReader(StandardCharsets.UTF_8)) {
-                lines = reader.lines().toList();
-            }
-            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(SCRIPT + " " + command + " " + clusterDir + " failed: " + lines);
-            }
-            return lines;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + SCRIPT, e);
-        }
+        return TestScripts.run(project, SCRIPT, Duration.ofSeconds(120), command, clusterDir.toString());
     }
 
     private static void deleteTree(Path dir) {

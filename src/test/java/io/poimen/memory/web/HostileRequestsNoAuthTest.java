@@ -3,6 +3,7 @@ package io.poimen.memory.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.ExistenceProbes;
 import io.poimen.memory.testsupport.HostileMcpRequests;
 import io.poimen.memory.testsupport.HostileRequests;
 import java.net.URI;
@@ -47,6 +48,19 @@ class HostileRequestsNoAuthTest extends HubWebTestBase {
                 (System.nanoTime() - t0) / 1e9, fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).as("tool calls got through").anyMatch(k -> k.endsWith(" 200"));
         assertThat(fuzz.statuses.keySet()).as("bad requests were refused").anyMatch(k -> k.endsWith(" 400"));
+    }
+
+    /** A path under an existing note answers as one under a note that does not exist (issue: existence oracles). */
+    @Test
+    void pathsUnderANoteGetTheAnswerOfAPathUnderAMissingOneNo5xx() throws Exception {
+        ExistenceProbes probes = new ExistenceProbes(12_2028L, port, List.of(""),
+                List.of("projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md",
+                        "shared/concepts/gitops.md"), List.of(), List.of(), List.of());
+        int sent = probes.run(200);
+        System.out.println("existence probes (no-auth): " + sent + " requests; by surface and status: "
+                + probes.statuses);
+        assertThat(sent).isEqualTo(400);
+        assertThat(probes.statuses.keySet()).anyMatch(k -> k.endsWith(" 404")).anyMatch(k -> k.endsWith(" 200"));
     }
 
     @Test

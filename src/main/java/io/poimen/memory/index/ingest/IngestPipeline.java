@@ -14,6 +14,8 @@ import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.NoteRejectedException;
 import io.poimen.memory.vault.ParsedNote;
+import io.poimen.memory.vault.PolicyFileNames;
+import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.vault.VaultScanner;
 import io.poimen.memory.vault.VaultSnapshot;
 import io.poimen.memory.vault.WikiLink;
@@ -28,7 +30,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -168,6 +169,14 @@ public class IngestPipeline {
                 }
                 continue;
             }
+            if (PolicyFileNames.nearMiss(Path.of(path).getFileName().toString())) {
+                files.remove(path);
+                early.add(new IngestProblem(path, "skipped: " + VaultScanner.NEAR_MISS));
+                if (notes.note(path).isPresent()) {
+                    removed.add(path); // indexed before its name was known as a near-miss
+                }
+                continue; // as the scanner: never a note or a file links resolve to
+            }
             files.add(path);
             if (!isNote(path)) {
                 continue;
@@ -209,7 +218,7 @@ public class IngestPipeline {
     }
 
     private static boolean isNote(String path) {
-        return path.toLowerCase(Locale.ROOT).endsWith(".md");
+        return VaultPaths.isNote(path);
     }
 
     private static boolean hidden(String path) {

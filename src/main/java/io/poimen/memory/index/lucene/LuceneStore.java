@@ -22,11 +22,16 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LRUQueryCache;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
@@ -182,16 +187,37 @@ public final class LuceneStore implements AutoCloseable {
         });
     }
 
+    /**
+     * The top {@code k} by score, ties broken by the id (Lucene's own order breaks them by document number, which
+     * depends on when a chunk was written). Equal scores are common (BM25 length norms are one byte), so when the
+     * k-th score is shared beyond the k-th place, the search is repeated deeper until every chunk of that score
+     * is in, and the smallest ids among them are kept.
+     */
     private List<Hit> top(IndexSearcher searcher, Query query, int k, String idField,
                           DoubleUnaryOperator score) throws IOException {
         ScoreDoc[] docs = searcher.search(query, k).scoreDocs;
-        List<Hit> hits = new ArrayList<>(docs.length);
+        int depth = k;
+        int max = Math.max(k, searcher.getIndexReader().maxDoc());
+        while (docs.length == depth && depth < max && docs[depth - 1].score == docs[k - 1].score) {
+            depth = (int) Math.min(max, 2L * depth);
+            docs = searcher.search(query, depth).scoreDocs;
+        }
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<ScoredId> ranked = new ArrayList<>(docs.length);
         for (ScoreDoc doc : docs) {
             LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc.doc, leaves));
-            hits.add(new Hit(id(leaf, doc.doc - leaf.docBase, idField), score.applyAsDouble(doc.score)));
+            ranked.add(new ScoredId(id(leaf, doc.doc - leaf.docBase, idField), doc.score));
+        }
+        ranked.sort(java.util.Comparator.comparingDouble(ScoredId::score).reversed()
+                .thenComparing(ScoredId::id));
+        List<Hit> hits = new ArrayList<>(Math.min(k, ranked.size()));
+        for (ScoredId r : ranked.subList(0, Math.min(k, ranked.size()))) {
+            hits.add(new Hit(r.id(), score.applyAsDouble(r.score())));
         }
         return hits;
+    }
+
+    private record ScoredId(String id, float score) {
     }
 
     private String id(LeafReaderContext leaf, int doc, String idField) throws IOException {
@@ -307,6 +333,25 @@ public final class LuceneStore implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** Whether a live document matches {@code query}; stops at the first one. */
+    static boolean anyLiveMatch(IndexSearcher searcher, Query query) throws IOException {
+        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            ScorerSupplier supplier = weight.scorerSupplier(leaf);
+            if (supplier == null) {
+                continue;
+            }
+            Bits live = leaf.reader().getLiveDocs();
+            DocIdSetIterator docs = supplier.get(1).iterator();
+            for (int d = docs.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+                if (live == null || live.get(d)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Live documents. */

@@ -3,9 +3,12 @@ package io.poimen.memory.index.opensearch;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.lucene.LexicalQueryPlan;
 import io.poimen.memory.index.lucene.QueryTokens;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.ChunkMetadata;
+import io.poimen.memory.vault.VaultTextAnalyzer;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,31 +26,46 @@ import org.opensearch.client.opensearch._types.query_dsl.BoolQuery;
 import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.BulkResponse;
+import org.opensearch.client.opensearch.core.MsearchResponse;
 import org.opensearch.client.opensearch.core.SearchResponse;
+import org.opensearch.client.opensearch._types.SortOptions;
+import org.opensearch.client.opensearch._types.SortOrder;
+import org.opensearch.client.opensearch.core.SearchRequest;
+import org.opensearch.client.opensearch.core.msearch.MultiSearchItem;
+import org.opensearch.client.opensearch.core.msearch.MultisearchBody;
+import org.opensearch.client.opensearch.generic.Body;
+import org.opensearch.client.opensearch.generic.Request;
+import org.opensearch.client.opensearch.generic.Requests;
+import org.opensearch.client.opensearch.generic.Response;
 import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
 
 /**
  * BM25 lexical index of chunks in one OpenSearch index (default {@value #DEFAULT_INDEX}).
  *
- * <p>Query: {@code bool.should} of two {@code multi_match} clauses over {@code content^2, breadcrumb, source,
- * heading}: an exact one (boost {@value #EXACT_BOOST}) and one with {@code fuzziness: AUTO:5,8} (boost 1), so an exact
- * term outranks its typo neighbours while a typo still finds the chunk. Scope and tags are non-scoring
+ * <p>The same analysis and query as the embedded Lucene index, so both stores rank alike: the text fields use the
+ * custom analyzer {@link VaultTextAnalyzer#OPENSEARCH_NAME}, the same Lucene filters as {@link VaultTextAnalyzer},
+ * declared in the index settings; a query is analysed here with the same chain and sent as the
+ * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading},
+ * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field holds. Which terms those are
+ * is asked in the same {@code _msearch} as the exact search (one count per term, stopped at the first hit), so a
+ * query whose terms are all in the index costs one round trip and no fuzzy expansion; one with a typo is searched
+ * again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags are non-scoring
  * {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms} queries beyond
- * OpenSearch's 65,536-term limit) and
- * one {@code term} per required tag. Query size is capped as described in {@link QueryTokens}. Every client failure surfaces as {@link OpenSearchIndexException}.
+ * OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure surfaces as
+ * {@link OpenSearchIndexException}.
  */
 public class OpenSearchLexicalIndex implements LexicalIndex {
     public static final String DEFAULT_INDEX = "vault-chunks";
-    static final float EXACT_BOOST = 3f;
-    /** No edits below 5 characters, 1 edit for 5–7, 2 from 8: the same rule as the Lucene index. */
-    static final String FUZZINESS = "AUTO:5,8";
     private static final int BULK_BATCH = 500;
     /** Searches of a project filter repeated for chunks of notes newer than the scope (see {@link #search}). */
     private static final int MAX_UNKNOWN_ROUNDS = 3;
     /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
     static final int MAX_TERMS_COUNT = 65_536;
     private static final String STORED = "stored";
-    private static final List<String> FIELDS = List.of("content^2", "breadcrumb", "source", "heading");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<SortOptions> BY_SCORE_THEN_ID = List.of(
+            SortOptions.of(o -> o.score(sc -> sc.order(SortOrder.Desc))),
+            SortOptions.of(o -> o.field(f -> f.field("chunk_id").order(SortOrder.Asc))));
 
     /**
      * Index settings.
@@ -84,6 +102,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
 
     private final OpenSearchClient client;
     private final Options options;
+    private final boolean typoTolerant;
 
     public OpenSearchLexicalIndex(OpenSearchClient client) {
         this(client, Options.defaults());
@@ -94,43 +113,66 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     public OpenSearchLexicalIndex(OpenSearchClient client, Options options) {
+        this(client, options, true);
+    }
+
+    /** @param fuzzy whether a query term no text field holds gets the typo-tolerant clause */
+    public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy) {
         this.client = Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
+        this.typoTolerant = fuzzy;
     }
 
     public String indexName() {
         return options.indexName();
     }
 
-    /** Creates the index with the chunk mapping unless it exists. Returns true when it was created. */
+    /** Creates the index with the chunk mapping and analysis unless it exists. Returns true when it was created. */
     public boolean ensureIndex() {
         String index = options.indexName();
         return call("create index", () -> {
             if (client.indices().exists(e -> e.index(index)).value()) {
                 return false;
             }
-            try {
-                client.indices().create(c -> c.index(index)
-                        .settings(s -> s.numberOfShards(options.shards()).numberOfReplicas(options.replicas()))
-                        .mappings(m -> m
-                                .properties("chunk_id", p -> p.keyword(k -> k))
-                                .properties("path", p -> p.keyword(k -> k))
-                                .properties("project", p -> p.keyword(k -> k))
-                                .properties("tags", p -> p.keyword(k -> k))
-                                .properties("content", p -> p.text(t -> t.analyzer("english")))
-                                .properties("breadcrumb", p -> p.text(t -> t.analyzer("english")))
-                                .properties("heading", p -> p.text(t -> t.analyzer("english")))
-                                .properties("source", p -> p.text(t -> t.analyzer("standard")))
-                                // kept in _source only: the chunk as the note store has it, read when that is down
-                                .properties(STORED, p -> p.object(o -> o.enabled(false)))));
-                return true;
-            } catch (OpenSearchException e) {
-                if ("resource_already_exists_exception".equals(e.error().type())) {
+            Request create = Requests.builder().method("PUT").endpoint("/" + index)
+                    .json(JSON.writeValueAsString(indexDefinition(options))).build();
+            try (Response response = client.generic().execute(create)) {
+                String body = response.getBody().map(Body::bodyAsString).orElse("");
+                if (response.getStatus() / 100 == 2) {
+                    return true;
+                }
+                if (body.contains("resource_already_exists_exception")) {
                     return false; // created concurrently by another instance
                 }
-                throw e;
+                throw new IOException("status " + response.getStatus() + ": " + body);
             }
         });
+    }
+
+    /**
+     * Settings and mappings of a new index: {@code content}, {@code breadcrumb} and {@code heading} analysed with
+     * {@link VaultTextAnalyzer}'s chain, {@code source} (the path) with the standard analyzer, as in
+     * {@link LexicalQueryPlan#analyzer()}.
+     */
+    static Map<String, Object> indexDefinition(Options options) {
+        Map<String, Object> text = Map.of("type", "text", "analyzer", VaultTextAnalyzer.OPENSEARCH_NAME);
+        Map<String, Object> keyword = Map.of("type", "keyword");
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("chunk_id", keyword);
+        properties.put("path", keyword);
+        properties.put("project", keyword);
+        properties.put("tags", keyword);
+        properties.put(LexicalQueryPlan.CONTENT, text);
+        properties.put(LexicalQueryPlan.BREADCRUMB, text);
+        properties.put(LexicalQueryPlan.HEADING, text);
+        properties.put(LexicalQueryPlan.SOURCE, Map.of("type", "text", "analyzer", "standard"));
+        // kept in _source only: the chunk as the note store has it, read when that is down
+        properties.put(STORED, Map.of("type", "object", "enabled", false));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("number_of_shards", options.shards());
+        settings.put("number_of_replicas", options.replicas());
+        settings.put("analysis", VaultTextAnalyzer.openSearchAnalysis());
+        return Map.of("settings", settings, "mappings", Map.of("properties", properties));
     }
 
     /** Deletes the index if it exists (tests and full rebuilds). */
@@ -182,21 +224,50 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         if (query == null || query.isBlank() || k <= 0 || (scope.paths() != null && scope.paths().isEmpty())) {
             return List.of();
         }
+        LexicalQueryPlan plan = LexicalQueryPlan.of(query);
+        if (plan.isEmpty()) {
+            return List.of();
+        }
         SearchScope asked = scope;
+        List<Hit> exact = null;
+        Set<String> typos = Set.of();
+        if (typoTolerant && !plan.typoCandidates().isEmpty()) {
+            // the exact search and one count per typo candidate in one round trip
+            List<String> candidates = List.copyOf(plan.typoCandidates());
+            MsearchResponse<Void> answers = call("search", () -> client.msearch(m -> {
+                m.index(options.indexName());
+                m.searches(item -> item.header(h -> h).body(b -> searchBody(b, plan, Set.<String>of(), scope, k)));
+                for (String term : candidates) {
+                    m.searches(item -> item.header(h -> h).body(b -> b.query(held(term, scope)).size(0)
+                            .trackTotalHits(t -> t.count(1))));
+                }
+                return m;
+            }, Void.class));
+            typos = new LinkedHashSet<>();
+            for (int i = 0; i < candidates.size(); i++) {
+                if (result(answers, i + 1).hits().total().value() == 0) {
+                    typos.add(candidates.get(i));
+                }
+            }
+            if (typos.isEmpty()) {
+                exact = hits(result(answers, 0).hits().hits());
+            }
+        }
+        Set<String> fuzzy = typos;
         for (int round = 0; ; round++) {
             SearchScope filter = asked;
-            Query q = Query.of(b -> b.bool(bool -> buildQuery(bool, query, filter)));
-            SearchResponse<Void> response = call("search", () -> client.search(s -> s.index(options.indexName())
-                    .query(q).size(k).source(src -> src.fetch(false)), Void.class));
-            List<Hit> hits = new ArrayList<>(response.hits().hits().size());
+            List<Hit> found = round == 0 && exact != null ? exact
+                    : hits(call("search", () -> client.search(s -> searchBody(s, plan, fuzzy, filter, k),
+                            Void.class)).hits().hits());
+            List<Hit> hits = new ArrayList<>(found.size());
             Set<String> unknown = new LinkedHashSet<>();
-            for (var hit : response.hits().hits()) {
+            for (Hit hit : found) {
                 // under a project filter, a chunk of a note the scope does not know (newer than the link graph) is
                 // dropped, and the search repeated without that note
-                if (scope.containsChunk(hit.id())) {
-                    hits.add(new Hit(hit.id(), hit.score() == null ? 0.0 : hit.score()));
+                if (scope.containsChunk(hit.chunkId())) {
+                    hits.add(hit);
                 } else {
-                    unknown.add(SearchScope.pathOfChunk(hit.id()));
+                    unknown.add(SearchScope.pathOfChunk(hit.chunkId()));
                 }
             }
             if (unknown.isEmpty() || round + 1 >= MAX_UNKNOWN_ROUNDS) {
@@ -210,6 +281,58 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         }
     }
 
+    private <T> MultiSearchItem<T> result(MsearchResponse<T> answers, int i) {
+        var item = answers.responses().get(i);
+        if (item.isFailure()) {
+            throw new OpenSearchIndexException("OpenSearch search on index '" + options.indexName() + "' failed: "
+                    + item.failure().status() + " " + item.failure().error().type() + ": "
+                    + item.failure().error().reason());
+        }
+        return item.result();
+    }
+
+    private static List<Hit> hits(List<org.opensearch.client.opensearch.core.search.Hit<Void>> found) {
+        List<Hit> out = new ArrayList<>(found.size());
+        for (var hit : found) {
+            out.add(new Hit(hit.id(), hit.score() == null ? 0.0 : hit.score()));
+        }
+        return out;
+    }
+
+    /**
+     * Matches a chunk in scope whose text fields hold {@code term}: whether the term is "held" (no typo clause). In
+     * scope, as the Lucene index asks: a word only notes the caller may not read hold must not switch typo
+     * tolerance off (docs/security.md, ranking and notes the caller may not read).
+     */
+    private static Query held(String term, SearchScope scope) {
+        return Query.of(q -> q.bool(b -> {
+            b.filter(f -> f.bool(any -> {
+                LexicalQueryPlan.TEXT_FIELDS.forEach(field -> any.should(termQuery(field, term)));
+                return any.minimumShouldMatch("1");
+            }));
+            scopeFilter(b, scope);
+            return b;
+        }));
+    }
+
+    private static Query termQuery(String field, String term) {
+        return Query.of(q -> q.term(t -> t.field(field).value(FieldValue.of(term))));
+    }
+
+    /** The search: {@link #query} under the scope's filters, the top k by score, then chunk id. */
+    private SearchRequest.Builder searchBody(SearchRequest.Builder s, LexicalQueryPlan plan, Set<String> fuzzy,
+                                             SearchScope scope, int k) {
+        return s.index(options.indexName()).query(q -> q.bool(b -> query(b, plan, fuzzy, scope))).size(k)
+                .trackScores(true).sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false));
+    }
+
+    /** {@link #searchBody} as an {@code _msearch} item. */
+    private static MultisearchBody.Builder searchBody(MultisearchBody.Builder s, LexicalQueryPlan plan,
+                                                      Set<String> fuzzy, SearchScope scope, int k) {
+        return s.query(q -> q.bool(b -> query(b, plan, fuzzy, scope))).size(k).trackScores(true)
+                .sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false));
+    }
+
     @Override
     public long count() {
         return call("count", () -> client.count(c -> c.index(options.indexName())).count());
@@ -220,22 +343,50 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         return "opensearch";
     }
 
-    private static BoolQuery.Builder buildQuery(BoolQuery.Builder bool, String query, SearchScope scope) {
-        String exact = QueryTokens.first(query, QueryTokens.MAX_TERMS);
-        String fuzzy = QueryTokens.first(query, QueryTokens.MAX_FUZZY_TERMS);
-        bool.should(s -> s.multiMatch(m -> m.query(exact).fields(FIELDS).boost(EXACT_BOOST)));
-        bool.should(s -> s.multiMatch(m -> m.query(fuzzy).fields(FIELDS).fuzziness(FUZZINESS)
-                .maxExpansions(QueryTokens.FUZZY_EXPANSIONS)));
+    /**
+     * The {@link LexicalQueryPlan} as OpenSearch clauses: the exact dis-max (×3) and, for the {@code fuzzy} terms
+     * (those no text field holds), the fuzzy dis-max, as the Lucene index builds them; then the scope and tags.
+     */
+    static BoolQuery.Builder query(BoolQuery.Builder bool, LexicalQueryPlan plan, Set<String> fuzzy,
+                                   SearchScope scope) {
+        List<Query> exact = new ArrayList<>();
+        List<Query> typo = new ArrayList<>();
+        for (LexicalQueryPlan.FieldTerms field : plan.fields()) {
+            String name = field.field().name();
+            float boost = field.field().boost();
+            exact.add(Query.of(q -> q.bool(b -> {
+                field.terms().forEach(t -> b.should(termQuery(name, t)));
+                return b.boost(boost);
+            })));
+            List<String> fuzzed = field.typoCandidates().stream().filter(fuzzy::contains).toList();
+            if (!fuzzed.isEmpty()) {
+                typo.add(Query.of(q -> q.bool(b -> {
+                    fuzzed.forEach(t -> b.should(s -> s.fuzzy(z -> z.field(name).value(FieldValue.of(t))
+                            .fuzziness(Integer.toString(LexicalQueryPlan.maxEdits(t))).prefixLength(0)
+                            .maxExpansions(QueryTokens.FUZZY_EXPANSIONS).transpositions(true))));
+                    return b.boost(boost);
+                })));
+            }
+        }
+        bool.should(s -> s.disMax(d -> d.queries(exact).tieBreaker(0f).boost(LexicalQueryPlan.EXACT_BOOST)));
+        if (!typo.isEmpty()) {
+            bool.should(s -> s.disMax(d -> d.queries(typo).tieBreaker(0f)));
+        }
         bool.minimumShouldMatch("1");
+        scopeFilter(bool, scope);
+        for (String tag : scope.tags()) {
+            bool.filter(f -> f.term(t -> t.field("tags").value(FieldValue.of(tag))));
+        }
+        return bool;
+    }
+
+    /** The scope's notes as a non-scoring filter: the project filter, or the paths. */
+    private static void scopeFilter(BoolQuery.Builder bool, SearchScope scope) {
         if (scope.byProject() != null) {
             bool.filter(projectFilter(scope.byProject()));
         } else if (scope.paths() != null) {
             bool.filter(pathFilter(List.copyOf(scope.paths())));
         }
-        for (String tag : scope.tags()) {
-            bool.filter(f -> f.term(t -> t.field("tags").value(FieldValue.of(tag))));
-        }
-        return bool;
     }
 
     /** The project's chunks except the excluded notes, or the extra notes: a few terms instead of every path. */

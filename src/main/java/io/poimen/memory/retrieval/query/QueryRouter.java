@@ -1,6 +1,7 @@
 package io.poimen.memory.retrieval.query;
 
 import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.vault.VaultTextAnalyzer;
 import java.util.Locale;
 import java.util.Set;
 
@@ -12,7 +13,8 @@ import java.util.Set;
  *   <li>{@code #tags} or {@code @mentions} → "lexical-filtered": TF-IDF + BM25 with tag filters;</li>
  *   <li>fewer than {@code min_tokens_for_hybrid} tokens ({@code policies/retrieval.yaml}, default
  *       {@value #MIN_HYBRID_TOKENS}) → "lexical": TF-IDF + BM25 (too little text for an embedding to beat exact
- *       matching);</li>
+ *       matching); a word of Chinese, Japanese or Korean characters, written without spaces, counts one token per
+ *       two characters ({@link VaultTextAnalyzer#words});</li>
  *   <li>embedding unavailable → "lexical";</li>
  *   <li>else "hybrid": all three.</li>
  * </ol>
@@ -46,7 +48,7 @@ public class QueryRouter {
             return new RoutePlan("lexical-filtered", LEXICAL_PAIR, true,
                     "query has " + filterText(query) + ": TF-IDF and BM25 with filters");
         }
-        int tokens = query.tokens().size();
+        int tokens = query.tokens().stream().mapToInt(VaultTextAnalyzer::words).sum();
         if (tokens < minTokens) {
             return new RoutePlan("lexical", LEXICAL_PAIR, false,
                     tokens + " token(s) < " + minTokens + ": TF-IDF and BM25 only");

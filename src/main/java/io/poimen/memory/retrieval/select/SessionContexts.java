@@ -1,94 +1,63 @@
 package io.poimen.memory.retrieval.select;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * The last context of each agent session, kept in memory so the next turn can keep its prefix. Keyed by the
- * caller's subject and the session id, so one caller never sees (or extends) another's session. Bounded: at most
- * {@code maxSessions} sessions (least recently used leave first), each forgotten {@code ttl} after its last turn,
- * and at most {@code maxTokens} prompt tokens stored per session (a longer previous prompt can share at most that
- * many tokens with the next one).
+ * The last context of each agent session, so the next turn can keep its prefix. Keyed by the caller's subject and
+ * the session id, so one caller never sees (or extends) another's session. Bounded by the number of sessions, an
+ * idle time after the last turn and the prompt tokens stored per session ({@code poimen.session.*}).
  *
  * <p>Only chunk ids and token ids are stored, never handed out: the next turn's context is built from that turn's
- * selection, which passed that turn's access checks, so a chunk the caller may no longer read cannot come back.
+ * candidates, which passed that turn's access checks, so a chunk the caller may no longer read cannot come back.
+ * {@link InMemorySessionContexts} keeps them in this process (the embedded default);
+ * {@code retrieval.session.JdbcSessionContexts} in the notes database, so a session continues on any replica.
  */
-public class SessionContexts {
+public interface SessionContexts {
 
-    public record Key(String subject, String sessionId) {
+    record Key(String subject, String sessionId) {
         public Key {
             Objects.requireNonNull(subject, "subject");
             Objects.requireNonNull(sessionId, "sessionId");
         }
     }
 
-    /** A session's previous context: its chunk ids in order and the tokens of its prompt (maybe cut). */
-    public record Previous(List<String> chunkIds, int[] promptTokens) {
+    /**
+     * A session's previous context: its chunk ids in order and the tokens of its prompt (maybe cut), with the
+     * version the store had when it was read (a shared store writes the next turn only over that version).
+     */
+    record Previous(List<String> chunkIds, int[] promptTokens, long version) {
         public Previous {
             chunkIds = List.copyOf(chunkIds);
         }
     }
 
-    private record Entry(Previous previous, Instant lastUsed) {
-    }
+    /** The session's previous context, or null when there is none or it expired. */
+    Previous previous(Key key);
 
-    private final int maxSessions;
-    private final Duration ttl;
-    private final int maxTokens;
-    private final Clock clock;
-    private final LinkedHashMap<Key, Entry> sessions = new LinkedHashMap<>(64, 0.75f, true);
+    /**
+     * Stores this turn's context as the session's previous one (its prompt cut to the stored maximum).
+     *
+     * @param read what {@link #previous} answered for this turn (null: none)
+     * @return false when another turn of the session was stored since {@code read} (that one stays)
+     */
+    boolean remember(Key key, Previous read, List<String> chunkIds, int[] promptTokens);
 
-    public SessionContexts(int maxSessions, Duration ttl, int maxTokens, Clock clock) {
+    /** Drops expired sessions and the least recently used beyond the maximum; the count dropped. */
+    int trim();
+
+    /** Stops the start on limits no store can keep. */
+    static void checkLimits(int maxSessions, Duration ttl, int maxTokens) {
         if (maxSessions < 1 || maxTokens < 1 || ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("session limits must be positive: max-sessions " + maxSessions
                     + ", ttl " + ttl + ", max-tokens " + maxTokens);
         }
-        this.maxSessions = maxSessions;
-        this.ttl = ttl;
-        this.maxTokens = maxTokens;
-        this.clock = clock;
     }
 
-    /** The session's previous context, or null when there is none or it expired. */
-    public synchronized Previous previous(Key key) {
-        Entry e = sessions.get(key);
-        if (e == null) {
-            return null;
-        }
-        if (expired(e, clock.instant())) {
-            sessions.remove(key);
-            return null;
-        }
-        return e.previous();
-    }
-
-    /** Stores this turn's context as the session's previous one (its prompt cut to {@code maxTokens}). */
-    public synchronized void remember(Key key, List<String> chunkIds, int[] promptTokens) {
-        Instant now = clock.instant();
-        int[] kept = promptTokens.length > maxTokens ? Arrays.copyOf(promptTokens, maxTokens) : promptTokens;
-        sessions.put(key, new Entry(new Previous(chunkIds, kept), now));
-        for (Iterator<Map.Entry<Key, Entry>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Key, Entry> oldest = it.next();
-            if (sessions.size() > maxSessions || expired(oldest.getValue(), now)) {
-                it.remove();
-            } else {
-                break; // access order: the rest were used more recently
-            }
-        }
-    }
-
-    public synchronized int size() {
-        return sessions.size();
-    }
-
-    private boolean expired(Entry e, Instant now) {
-        return !e.lastUsed().plus(ttl).isAfter(now);
+    /** The prompt tokens a store keeps: the first {@code maxTokens}. */
+    static int[] kept(int[] promptTokens, int maxTokens) {
+        return promptTokens.length > maxTokens ? Arrays.copyOf(promptTokens, maxTokens) : promptTokens;
     }
 }

@@ -3,18 +3,27 @@ package io.poimen.memory.retrieval.session;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.retrieval.QueryPipeline;
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.retrieval.select.InMemorySessionContexts;
 import io.poimen.memory.retrieval.select.SessionContexts;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
+import java.sql.DatabaseMetaData;
 import java.time.Clock;
+import javax.sql.DataSource;
+import org.apache.camel.builder.RouteBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
 
 /**
  * Session-stable contexts and the per-project cache alignment figures. Limits: {@code poimen.session.max-sessions}
  * (default 2,000), {@code poimen.session.ttl} (30 min after the last turn), {@code poimen.session.max-tokens}
- * (prompt tokens kept per session, 8,192): at most 2,000 × 8,192 token ids (64 MB) in memory.
+ * (prompt tokens kept per session, 8,192): at most 2,000 × 8,192 token ids (64 MB) in memory, or in the
+ * {@code session_contexts} table when {@code poimen.session.store} puts them in the database (PostgreSQL: every
+ * replica continues every session).
  * {@code poimen.session.carry-share} (0.75): the share of the token budget and top-k that chunks carried from the
  * session's previous context without being selected may take ({@code SessionSelection}), each scoring at least
  * {@code poimen.session.carry-min-score} (0) × the lowest selected score; 0 keeps only chunks the plain selection
@@ -24,9 +33,43 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class SessionConfig {
 
     @Bean
-    SessionContexts sessionContexts(PoimenProperties props) {
+    SessionContexts sessionContexts(PoimenProperties props, DataSource dataSource) {
         PoimenProperties.Session s = props.session();
-        return new SessionContexts(s.maxSessions(), s.ttl(), s.maxTokens(), Clock.systemUTC());
+        if (shared(s.store(), dataSource)) {
+            return new JdbcSessionContexts(dataSource, s.maxSessions(), s.ttl(), s.maxTokens(),
+                    new Availability(props.query().storeCoolDownMs().toMillis()));
+        }
+        return new InMemorySessionContexts(s.maxSessions(), s.ttl(), s.maxTokens(), Clock.systemUTC());
+    }
+
+    /** {@code auto}: in the database when it is PostgreSQL (the store replicas share), else in this process. */
+    static boolean shared(String store, DataSource dataSource) {
+        return switch (store) {
+            case "database" -> true;
+            case "memory" -> false;
+            default -> {
+                try {
+                    String product = JdbcUtils.extractDatabaseMetaData(dataSource,
+                            DatabaseMetaData::getDatabaseProductName);
+                    yield "PostgreSQL".equalsIgnoreCase(product);
+                } catch (MetaDataAccessException e) {
+                    throw new IllegalStateException("poimen.session.store=auto cannot tell the notes database's "
+                            + "kind; set poimen.session.store to memory or database", e);
+                }
+            }
+        };
+    }
+
+    /** The writer drops expired sessions and the least recently used beyond the maximum. */
+    @Bean
+    RouteBuilder sessionTrimRoute(PoimenProperties props, SessionContexts sessions) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("master:" + props.cluster().namespace() + ":timer:session-trim?period="
+                        + props.session().trimPeriod().toMillis()).routeId("session-trim").bean(sessions, "trim");
+            }
+        };
     }
 
     @Bean
@@ -49,7 +92,8 @@ public class SessionConfig {
     }
 
     @Bean
-    ProjectsWithCache projectsWithCache(ProjectCacheStats stats) {
-        return new ProjectsWithCache(stats);
+    ProjectsWithCache projectsWithCache(ProjectCacheStats stats, CallerResolver callers,
+                                        io.poimen.memory.security.AccessChecks checks) {
+        return new ProjectsWithCache(stats, callers, checks);
     }
 }

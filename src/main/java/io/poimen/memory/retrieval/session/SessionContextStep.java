@@ -131,14 +131,14 @@ public class SessionContextStep {
             promptTokens = ids.length;
             reused = previous == null ? 0 : ContextPrompt.commonPrefix(previous.promptTokens(), ids);
             prefixReuse = promptTokens == 0 ? 0.0 : (double) reused / promptTokens;
-            sessions.remember(key, order, ids);
+            sessions.remember(key, previous, order, ids);
         } else {
             promptTokens = tokens.count(prompt);
         }
         stats.served(response.project(), order.size(), promptTokens, reused);
         hits.selected(response.project(), order);
-        int candidates = ctx.fused.size();
-        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, order.size(),
+        int candidates = ctx.candidates;
+        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, ctx.returned, order.size(),
                 candidates == 0 ? 0 : 1 - (double) order.size() / candidates);
         return response.withContext(new QueryResponse.Context(order, tokensUsed, plain.tokenBudget(),
                 sessionId, key != null ? "session" : "path", promptTokens, prefixReuse), calls);

@@ -27,6 +27,9 @@ public abstract class LexicalIndexContract {
     /** A fresh, empty index whose writes are visible to the next search. */
     protected abstract LexicalIndex newIndex();
 
+    /** A fresh, empty index without the typo clause ({@code poimen.lexical.fuzzy: false}). */
+    protected abstract LexicalIndex newIndexWithoutFuzzy();
+
     /** Releases the index made by {@link #newIndex()}. */
     protected abstract void dispose(LexicalIndex index);
 
@@ -81,8 +84,7 @@ public abstract class LexicalIndexContract {
 
         List<Hit> hits = index.search("CrashLoopBackOff", SearchScope.all(), 10);
 
-        // "CrashLoopBackOn" is two edits away: a fuzzy clause may find it (OpenSearch fuzzes every term; Lucene
-        // only terms the index does not hold), but never above the exact match
+        // "CrashLoopBackOn" is two edits away: a fuzzy clause may find it, but never above the exact match
         assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
         assertThat(hits.subList(1, hits.size())).allSatisfy(h -> assertThat(h.score()).isLessThan(hits.get(0).score()));
     }
@@ -94,6 +96,111 @@ public abstract class LexicalIndexContract {
         List<Hit> hits = index.search("CrashLopBackOff", SearchScope.all(), 10);
 
         assertThat(ids(hits)).first().isEqualTo("projects/k8s/pods.md#0");
+    }
+
+    @Test
+    void aWordOnlyChunksOutOfScopeOrDeletedHoldLeavesTypoToleranceOnInScope() {
+        Chunk readable = chunk("projects/p/readable.md", 0, "The glimmerbrook runbook drains the node first.");
+        index.upsert(List.of(readable, chunk("projects/p/other.md", 0, "Nothing of the sort here.")));
+        SearchScope scope = SearchScope.of(Set.of(readable.path(), "projects/p/other.md"));
+        List<String> before = ids(index.search("glimmerbrock", scope, 10));
+        assertThat(before).containsExactly(readable.id());
+
+        // the exact word, held by a chunk out of scope (a note the caller may not read) and by a deleted one
+        index.upsert(List.of(chunk("projects/p/secret/hidden.md", 0, "The glimmerbrock plan."),
+                chunk("projects/q/gone.md", 0, "The glimmerbrock draft.")));
+        index.deleteByPath("projects/q/gone.md");
+        assertThat(ids(index.search("glimmerbrock", scope, 10))).isEqualTo(before);
+        assertThat(ids(index.search("glimmerbrock", SearchScope.all(), 10)))
+                .contains("projects/p/secret/hidden.md#0").doesNotContain("projects/q/gone.md#0");
+    }
+
+    @Test
+    void onlyATermNoTextFieldHoldsIsFuzzed() {
+        index.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.", List.of()),
+                chunk("b.md", 0, "Operator", List.of("Operator"), "The operator reports CrashLoopBackOn.", List.of())));
+
+        // held as written: exact matches only, the neighbour two edits away is not expanded to
+        assertThat(ids(index.search("CrashLoopBackOff", SearchScope.all(), 10))).containsExactly("a.md#0");
+        assertThat(ids(index.search("operator CrashLoopBackOff", SearchScope.all(), 10)))
+                .containsExactlyInAnyOrder("a.md#0", "b.md#0");
+        // a typo the index does not hold finds both neighbours
+        assertThat(ids(index.search("CrashLoopBackOf", SearchScope.all(), 10)))
+                .containsExactlyInAnyOrder("a.md#0", "b.md#0");
+    }
+
+    @Test
+    void withoutFuzzyATypoFindsNothing() {
+        LexicalIndex exact = newIndexWithoutFuzzy();
+        try {
+            exact.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.",
+                    List.of())));
+
+            assertThat(exact.search("CrashLoopBackOf", SearchScope.all(), 10)).isEmpty();
+            assertThat(ids(exact.search("CrashLoopBackOff", SearchScope.all(), 10))).containsExactly("a.md#0");
+        } finally {
+            dispose(exact);
+        }
+    }
+
+    @Test
+    void equalScoresTieByChunkId() {
+        // the same text in every chunk, written in an order unlike the ids' (BM25 gives all the same score)
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i : new int[] {7, 3, 9, 1, 5, 8, 2, 6, 4, 0}) {
+            chunks.add(chunk("ties/n" + i + ".md", 0, "Notes", List.of("Notes"), "Drain the node first.", List.of()));
+        }
+        index.upsert(chunks.subList(0, 5));
+        index.upsert(chunks.subList(5, 10));
+
+        List<Hit> hits = index.search("drain node", SearchScope.all(), 4);
+
+        assertThat(ids(hits)).containsExactly("ties/n0.md#0", "ties/n1.md#0", "ties/n2.md#0", "ties/n3.md#0");
+        assertThat(hits).allSatisfy(h -> assertThat(h.score()).isEqualTo(hits.get(0).score()));
+    }
+
+    private static final List<Chunk> JAPANESE = List.of(
+            chunk("ja/kyoto.md", 0, "京都", List.of("旅行", "京都"),
+                    "京都は千年以上にわたって日本の都であり、多くの寺や神社が残っている。", List.of()),
+            chunk("ja/tokyo.md", 0, "東京", List.of("旅行", "東京"),
+                    "東京の人口は約千四百万人で、東京都の都心には高層ビルが多い。", List.of()),
+            chunk("ja/cat.md", 0, "動物", List.of("動物"),
+                    "猫は古くから人と暮らしてきた動物で、ネズミを捕まえる。", List.of()),
+            chunk("ja/proverb.md", 0, "ことわざ", List.of("ことわざ"),
+                    "人の口に戸は立てられない。人は口をつつしむべきだ。", List.of()),
+            chunk("ja/backup.md", 0, "運用", List.of("運用"),
+                    "データベースのバックアップは毎晩取得し、復元手順を月に一度確認する。", List.of()));
+
+    @Test
+    void japaneseIsSearchableByItsWords() {
+        index.upsert(JAPANESE);
+
+        // a two-character word: the pair ranks first, above text holding its characters apart (人 and 口, twice
+        // each, in ja/proverb.md)
+        assertThat(ids(index.search("人口", SearchScope.all(), 10))).first().isEqualTo("ja/tokyo.md#0");
+        assertThat(ids(index.search("神社", SearchScope.all(), 10))).containsExactly("ja/kyoto.md#0");
+        // a one-character word
+        assertThat(ids(index.search("猫", SearchScope.all(), 10))).containsExactly("ja/cat.md#0");
+        // a katakana word inside a run, and a question written as one would ask it
+        assertThat(ids(index.search("バックアップ", SearchScope.all(), 10))).first().isEqualTo("ja/backup.md#0");
+        assertThat(ids(index.search("データベースの復元手順はどこですか", SearchScope.all(), 10))).first()
+                .isEqualTo("ja/backup.md#0");
+        assertThat(ids(index.search("日本の古い都はどこですか", SearchScope.all(), 10))).first()
+                .isEqualTo("ja/kyoto.md#0");
+    }
+
+    @Test
+    void chineseIsSearchableByItsWords() {
+        index.upsert(List.of(
+                chunk("zh/db.md", 0, "数据库", List.of("运维"), "每天晚上备份数据库，每月检查一次恢复流程。", List.of()),
+                chunk("zh/net.md", 0, "网络", List.of("运维"), "如果服务无法访问，先检查防火墙和域名解析。", List.of()),
+                chunk("zh/team.md", 0, "团队", List.of("团队"), "新同事第一周要熟悉代码库和发布流程。", List.of()),
+                chunk("zh/words.md", 0, "汉字", List.of("汉字"), "头发和布，流水和工程，出发前买布，水流过程序。", List.of())));
+
+        assertThat(ids(index.search("数据库备份", SearchScope.all(), 10))).first().isEqualTo("zh/db.md#0");
+        assertThat(ids(index.search("防火墙", SearchScope.all(), 10))).first().isEqualTo("zh/net.md#0");
+        // its characters twice each, but apart, in zh/words.md
+        assertThat(ids(index.search("发布流程是什么", SearchScope.all(), 10))).first().isEqualTo("zh/team.md#0");
     }
 
     @Test

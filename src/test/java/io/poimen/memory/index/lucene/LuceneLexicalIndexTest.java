@@ -9,12 +9,18 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.apache.lucene.store.ByteBuffersDirectory;
 
 class LuceneLexicalIndexTest extends LexicalIndexContract {
 
     @Override
     protected LexicalIndex newIndex() {
         return LuceneLexicalIndex.inMemory();
+    }
+
+    @Override
+    protected LexicalIndex newIndexWithoutFuzzy() {
+        return new LuceneLexicalIndex(new ByteBuffersDirectory(), false);
     }
 
     @Override
@@ -37,35 +43,10 @@ class LuceneLexicalIndexTest extends LexicalIndexContract {
 
     @Test
     void editsGrowWithTermLength() {
-        assertThat(LuceneLexicalIndex.maxEdits("pods")).isZero();
-        assertThat(LuceneLexicalIndex.maxEdits("crash")).isEqualTo(1);
-        assertThat(LuceneLexicalIndex.maxEdits("kubectl")).isEqualTo(1);
-        assertThat(LuceneLexicalIndex.maxEdits("crashloop")).isEqualTo(2);
-    }
-
-    @Test
-    void onlyATermTheIndexDoesNotHoldIsFuzzed() {
-        try (LuceneLexicalIndex index = LuceneLexicalIndex.inMemory()) {
-            index.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.", List.of()),
-                    chunk("b.md", 0, "Operator", List.of("Operator"), "The operator reports CrashLoopBackOn.", List.of())));
-            // held as written: exact matches only, the neighbour two edits away is not expanded to
-            assertThat(index.search("CrashLoopBackOff", SearchScope.all(), 10)).extracting(Hit::chunkId)
-                    .containsExactly("a.md#0");
-            // a typo the index does not hold still finds both neighbours
-            assertThat(index.search("CrashLoopBackOf", SearchScope.all(), 10)).extracting(Hit::chunkId)
-                    .containsExactlyInAnyOrder("a.md#0", "b.md#0");
-        }
-    }
-
-    @Test
-    void withoutFuzzyATypoFindsNothing(@TempDir Path dir) {
-        try (LuceneLexicalIndex index = LuceneLexicalIndex.open(dir, false)) {
-            index.upsert(List.of(chunk("a.md", 0, "Pods", List.of("Pods"), "A pod in CrashLoopBackOff restarts.",
-                    List.of())));
-            assertThat(index.search("CrashLoopBackOf", SearchScope.all(), 10)).isEmpty();
-            assertThat(index.search("CrashLoopBackOff", SearchScope.all(), 10)).extracting(Hit::chunkId)
-                    .containsExactly("a.md#0");
-        }
+        assertThat(LexicalQueryPlan.maxEdits("pods")).isZero();
+        assertThat(LexicalQueryPlan.maxEdits("crash")).isEqualTo(1);
+        assertThat(LexicalQueryPlan.maxEdits("kubectl")).isEqualTo(1);
+        assertThat(LexicalQueryPlan.maxEdits("crashloop")).isEqualTo(2);
     }
 
     @Test

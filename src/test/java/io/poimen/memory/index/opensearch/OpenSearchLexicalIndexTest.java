@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.lucene.LexicalIndexContract;
+import io.poimen.memory.index.lucene.LexicalQueryPlan;
+import io.poimen.memory.vault.VaultTextAnalyzer;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.ChunkMetadata;
@@ -21,6 +23,15 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
     @Override
     protected LexicalIndex newIndex() {
         OpenSearchLexicalIndex created = create("contract-" + INDEXES.incrementAndGet());
+        assertThat(created.ensureIndex()).isTrue();
+        return created;
+    }
+
+    @Override
+    protected LexicalIndex newIndexWithoutFuzzy() {
+        OpenSearchLexicalIndex created = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName("contract-" + INDEXES.incrementAndGet())
+                        .withRefresh(Refresh.WaitFor), false);
         assertThat(created.ensureIndex()).isTrue();
         return created;
     }
@@ -43,16 +54,56 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
 
         var mapping = TestOpenSearch.client().indices().getMapping(m -> m.index(os.indexName()))
                 .result().get(os.indexName()).mappings().properties();
-        assertThat(mapping.get("content").text().analyzer()).isEqualTo("english");
-        assertThat(mapping.get("breadcrumb").text().analyzer()).isEqualTo("english");
+        assertThat(mapping.get("content").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
+        assertThat(mapping.get("breadcrumb").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
+        assertThat(mapping.get("heading").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
         assertThat(mapping.get("source").text().analyzer()).isEqualTo("standard");
         assertThat(mapping.get("path").isKeyword()).isTrue();
         assertThat(mapping.get("tags").isKeyword()).isTrue();
         assertThat(mapping.get("chunk_id").isKeyword()).isTrue();
-        var settings = TestOpenSearch.client().indices().getSettings(s -> s.index(os.indexName()))
-                .result().get(os.indexName()).settings().index();
-        assertThat(settings.numberOfShards()).isEqualTo(1);
-        assertThat(settings.numberOfReplicas()).isEqualTo(0);
+        // read as plain JSON: the typed client has no cjk_bigram filter to read the analysis settings into
+        var request = org.opensearch.client.opensearch.generic.Requests.builder().method("GET")
+                .endpoint("/" + os.indexName() + "/_settings").build();
+        try (var response = TestOpenSearch.client().generic().execute(request)) {
+            var settings = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(response.getBody().orElseThrow().bodyAsString()).path(os.indexName())
+                    .path("settings").path("index");
+            assertThat(settings.path("number_of_shards").asText()).isEqualTo("1");
+            assertThat(settings.path("number_of_replicas").asText()).isEqualTo("0");
+            assertThat(settings.path("analysis").path("analyzer").path(VaultTextAnalyzer.OPENSEARCH_NAME)
+                    .path("tokenizer").asText()).isEqualTo("standard");
+        }
+    }
+
+    /**
+     * The index analyses text as the hub does (the terms the query is built from, and the TF-IDF branch's): the
+     * index's own analyzer through {@code _analyze}, against {@link VaultTextAnalyzer} and the path field's
+     * standard analyzer, on English, Japanese, Chinese, Korean, Arabic, mixed and full-width text.
+     */
+    @Test
+    void theIndexAnalysesTextAsTheHubDoes() throws Exception {
+        OpenSearchLexicalIndex os = (OpenSearchLexicalIndex) index;
+        List<String> texts = List.of(
+                "The pod's containers keep crashing; read the previous logs (kubectl logs -p).",
+                "京都は千年以上にわたって日本の都であり、多くの寺や神社が残っている。",
+                "データベースのバックアップは毎晩取得する ﾃﾞｰﾀ ＰｏｓｔｇｒｅＳＱＬ １５",
+                "每天晚上备份数据库，每月检查一次恢复流程。",
+                "데이터베이스를 매일 밤 백업합니다.",
+                "ما هي عاصمة المملكة العربية السعودية؟",
+                "Kubernetes の Pods が再起動する v1.2.3 don't O'Neil's");
+        for (String text : texts) {
+            for (String field : List.of("content", "breadcrumb", "heading", "source")) {
+                List<String> server = TestOpenSearch.client().indices()
+                        .analyze(a -> a.index(os.indexName()).field(field).text(text)).tokens().stream()
+                        .map(t -> t.token()).toList();
+
+                assertThat(server).as(field + ": " + text).isEqualTo(analyze(field, text));
+            }
+        }
+    }
+
+    private static List<String> analyze(String field, String text) {
+        return io.poimen.memory.vault.Terms.analyze(LexicalQueryPlan.analyzer(), field, text);
     }
 
     @Test

@@ -33,6 +33,20 @@ class QueryRouterTest {
         assertThat(plan.reason()).contains("2 token(s) < 3");
     }
 
+    /** Chinese and Japanese write no space between words: a question is one "word" to a split on spaces. */
+    @Test
+    void aQuestionWithoutSpacesCountsItsWordsByCharacterPairs() {
+        RoutePlan question = route("日本の首都はどこですか", null, true);
+        assertThat(question.strategy()).isEqualTo("hybrid");
+        assertThat(question.reason()).contains("6 tokens");
+        assertThat(route("数据库怎么备份", null, true).strategy()).isEqualTo("hybrid");
+
+        RoutePlan word = route("東京", null, true);
+        assertThat(word.strategy()).isEqualTo("lexical");
+        assertThat(word.reason()).contains("1 token(s) < 3");
+        assertThat(route("猫 犬", null, true).strategy()).isEqualTo("lexical");
+    }
+
     @Test
     void tagsOrMentionsGiveFilteredLexicalEvenForShortQueries() {
         RoutePlan tagged = route("how do we deploy #k8s", null, true);

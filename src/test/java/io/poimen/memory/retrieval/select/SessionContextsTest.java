@@ -63,24 +63,26 @@ class SessionContextsTest {
     @Test
     void sessionsAreKeyedByCallerAndSessionAndBoundedBySizeTtlAndTokens() {
         MovableClock clock = new MovableClock();
-        SessionContexts s = new SessionContexts(2, Duration.ofMinutes(30), 3, clock);
+        InMemorySessionContexts s = new InMemorySessionContexts(2, Duration.ofMinutes(30), 3, clock);
         SessionContexts.Key alice = new SessionContexts.Key("alice", "s1");
         SessionContexts.Key bob = new SessionContexts.Key("bob", "s1");
-        s.remember(alice, List.of("a#0"), new int[] {1, 2, 3, 4, 5});
+        s.remember(alice, null, List.of("a#0"), new int[] {1, 2, 3, 4, 5});
         assertThat(s.previous(bob)).as("another caller's session of the same id").isNull();
         assertThat(s.previous(alice).chunkIds()).containsExactly("a#0");
         assertThat(s.previous(alice).promptTokens()).containsExactly(1, 2, 3);
 
-        s.remember(bob, List.of("b#0"), new int[] {9});
+        s.remember(bob, null, List.of("b#0"), new int[] {9});
         s.previous(alice); // alice used more recently than bob
-        s.remember(new SessionContexts.Key("carol", "s1"), List.of("c#0"), new int[] {7});
+        s.remember(new SessionContexts.Key("carol", "s1"), null, List.of("c#0"), new int[] {7});
         assertThat(s.size()).isEqualTo(2);
         assertThat(s.previous(bob)).as("least recently used left").isNull();
         assertThat(s.previous(alice)).isNotNull();
 
         clock.now = clock.now.plus(Duration.ofMinutes(30));
+        assertThat(s.trim()).as("both left sessions expired").isEqualTo(2);
+        assertThat(s.size()).isZero();
         assertThat(s.previous(alice)).as("expired").isNull();
-        assertThatThrownBy(() -> new SessionContexts(0, Duration.ofMinutes(1), 1, clock))
+        assertThatThrownBy(() -> new InMemorySessionContexts(0, Duration.ofMinutes(1), 1, clock))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
