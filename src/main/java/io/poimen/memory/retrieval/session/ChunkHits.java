@@ -16,6 +16,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -156,9 +157,7 @@ public class ChunkHits implements HitCounts {
     private void read() {
         LocalDateTime now = jdbc.queryForObject("select localtimestamp", LocalDateTime.class);
         String select = "select project, chunk_id, hits from chunk_hits";
-        org.springframework.jdbc.core.RowCallbackHandler row = rs -> {
-            stored.put(new Key(rs.getString(1), rs.getString(2)), rs.getLong(3));
-        };
+        RowCallbackHandler row = rs -> stored.put(new Key(rs.getString(1), rs.getString(2)), rs.getLong(3));
         if (readAt == null) {
             jdbc.query(select, row);
         } else {
