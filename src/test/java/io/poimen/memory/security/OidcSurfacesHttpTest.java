@@ -450,5 +450,11 @@ class OidcSurfacesHttpTest {
         Thread.sleep(500);
         assertThat(state(token)).as("the replay was a no-op").isEqualTo(synced);
         assertThat(remoteHead()).isEqualTo(commit);
+
+        // the captured body under a new delivery id: its commit was handled, so it is a duplicate as well
+        HttpResponse<String> recaptured = webhook(UUID.randomUUID().toString(), body, signature, null);
+        assertThat(recaptured.statusCode()).as(recaptured.body()).isEqualTo(200);
+        assertThat(JSON.readTree(recaptured.body()).path("status").asText()).isEqualTo("duplicate");
+        assertThat(state(token).syncRequests()).as("no sync asked for again").isEqualTo(synced.syncRequests());
     }
 }
