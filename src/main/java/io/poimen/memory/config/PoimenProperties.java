@@ -114,8 +114,9 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /**
      * @param batchSize chunks per embedding call
-     * @param model     in-process embedding model id (all-minilm-l6-v2-q or bge-small-en-v1.5-q; none: the
-     *                  built-in default model); a change re-embeds the vector store
+     * @param model     in-process embedding model: a built-in id (all-minilm-l6-v2-q, bge-small-en-v1.5-q,
+     *                  e5-small-v2-q; none: the built-in default model) or a folder holding an ONNX model, its
+     *                  tokenizer.json and poimen-model.yaml; a change re-embeds the vector store
      */
     public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model) {
     }
@@ -146,7 +147,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      *                     context may take without being in the plain selection
      * @param carryMinScore a chunk carried without being in the plain selection scores at least this multiple of the
      *                     lowest score the plain selection took
-     * @param statsFlushMs how often the per-project cache alignment counters are written to the database
+     * @param statsFlushMs how often the per-project cache alignment counters and the chunk selection counts are
+     *                     written to the database (and the other replicas' counts read)
      * @param store        where the sessions' previous contexts are kept: {@code memory} (this process),
      *                     {@code database} (the notes database, shared by replicas) or {@code auto} (database on
      *                     PostgreSQL, memory on the embedded H2)

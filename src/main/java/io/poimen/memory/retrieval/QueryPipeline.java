@@ -257,6 +257,6 @@ public class QueryPipeline {
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
                 r.topK() != null ? r.topK() : s.topK(),
                 r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard(),
-                s.calibration(), s.minTokensForHybrid(), s.gate());
+                s.calibration(), s.minTokensForHybrid(), s.gate(), s.recencyAndHits());
     }
 }
