@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Map;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -56,14 +55,11 @@ public class AttachmentServlet extends HttpServlet {
             ExchangeSecurity.bind(ex, request);
             ex.getMessage().setHeader("path", request.getParameter("path"));
         });
-        if (done.getException() != null) {
-            log.error("request {} failed", done.getExchangeId(), done.getException());
-            JsonErrorBody.write(response, 500, "internal_error", "internal error; see the hub log for trace "
-                    + ExchangeSecurity.traceId(done));
+        if (RouteAnswer.failed(done, response, log)) {
             return;
         }
         if (!(done.getMessage().getBody() instanceof Attachment attachment)) {
-            writeError(done, response);
+            RouteAnswer.write(done, response, 500);
             return;
         }
         try (attachment) {
@@ -86,22 +82,6 @@ public class AttachmentServlet extends HttpServlet {
             if (withBody) {
                 attachment.writeTo(response.getOutputStream());
             }
-        }
-    }
-
-    /** The route's error answer (api-errors): its status, allow-listed headers and JSON bytes. */
-    private static void writeError(Exchange done, HttpServletResponse response) throws IOException {
-        Integer status = done.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        response.setStatus(status != null ? status : 500);
-        for (Map.Entry<String, Object> h : done.getMessage().getHeaders().entrySet()) {
-            if (h.getValue() != null && ApiHeaderFilterStrategy.responseHeader(h.getKey())) {
-                response.setHeader(h.getKey(), h.getValue().toString());
-            }
-        }
-        byte[] json = done.getMessage().getBody(byte[].class);
-        if (json != null) {
-            response.setContentLength(json.length);
-            response.getOutputStream().write(json);
         }
     }
 
