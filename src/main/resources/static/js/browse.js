@@ -32,10 +32,14 @@ function treeHtml(node, prefix = '') {
   return dirs.concat(files).join('');
 }
 
-/** A resolved link of the side panel: a note opens in the preview, an attachment saves its file. */
+/**
+ * A resolved link of the side panel: a note opens in the preview, an attachment the hub serves saves its file, any
+ * other file is only named.
+ */
 function outlink(path) {
   const p = escapeHtml(path);
-  return attachmentKind(path) ? `<a href="#" data-attachment="${p}">${p}</a>` : `<a href="#/note/${encodeURI(path)}" data-path="${p}">${p}</a>`;
+  if (/\.md$/i.test(path)) return `<a href="#/note/${encodeURI(path)}" data-path="${p}">${p}</a>`;
+  return attachmentKind(path) ? `<a href="#" data-attachment="${p}">${p}</a>` : `<span title="a file type the hub does not show">${p}</span>`;
 }
 
 export class Browser {
