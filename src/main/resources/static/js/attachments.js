@@ -1,7 +1,10 @@
 // The attachments of a rendered note (markdown.js marks them with data-attachment): GET /memory/vault/attachment
 // with the session's bearer. An <img src> cannot send an Authorization header, so the bytes are fetched and shown
 // through blob: URLs (the Content-Security-Policy allows img-src blob:), which are revoked when the note changes.
-// An SVG shown in an <img> never runs its scripts. A link to an attachment (a PDF, a linked image) saves the file.
+// An SVG shown in an <img> never runs its scripts; it gets a data: URL instead, because a blob: URL opened on its
+// own ("open image in new tab") would be a document of the hub's origin, and whether the hub's policy still covers
+// it is up to the browser; a data: document has an opaque origin and browsers refuse to open one top-level.
+// A link to an attachment (a PDF, a linked image) saves the file.
 import { authHeaders } from './api.js';
 import { escapeHtml } from './markdown.js';
 
@@ -26,6 +29,15 @@ function unavailable(path, message) {
   return chip;
 }
 
+function dataUrl(blob) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
 async function save(a) {
   const path = a.dataset.attachment;
   try {
@@ -46,6 +58,11 @@ export function showAttachments(root) {
   root.querySelectorAll('img[data-attachment]').forEach(async img => {
     try {
       const blob = await fetchAttachment(img.dataset.attachment);
+      if (blob.type === 'image/svg+xml') {
+        const url = await dataUrl(blob);
+        if (mine === generation) img.src = url;
+        return;
+      }
       if (mine !== generation) return; // the note changed meanwhile
       const url = URL.createObjectURL(blob);
       shown.push(url);

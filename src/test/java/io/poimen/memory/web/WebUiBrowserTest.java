@@ -318,6 +318,8 @@ class WebUiBrowserTest extends HubWebTestBase {
             wait.until(d -> naturalWidth(small) > 0 && naturalWidth(flow) > 0);
             assertThat(small.getAttribute("width")).isEqualTo("120");
             assertThat(flow.getAttribute("alt")).isEqualTo("flow");
+            assertThat(flow.getAttribute("src")).as("an SVG opened on its own must not be a document of the hub's"
+                    + " origin").startsWith("data:image/svg+xml;base64,");
             Color inNote = colorAt(flow.getScreenshotAs(OutputType.BYTES), -1, -1);
             assertThat(inNote.getGreen()).as("the SVG as drawn: " + inNote).isGreaterThan(120);
             assertThat(inNote.getRed()).as("no script ran in the <img>: " + inNote).isLessThan(60);
