@@ -70,12 +70,14 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param maxChunksPerNote chunks indexed of one note at most; the rest is reported, not embedded
      * @param bulkThreshold    a run changing at least this many notes loads pgvector without its HNSW index and
      *                         builds it once at the end (0: never)
+     * @param maxAttachmentBytes larger attachments (images, PDFs) are not served: 413 to a caller who may read them
      */
     // files-per-batch: each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
     // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
     public record Vault(@DefaultValue("examples/vault") Path path, @DefaultValue("true") boolean ingestOnStartup,
                         @DefaultValue("5242880") @Min(1) long maxFileBytes, @DefaultValue("1000") @Min(1) int filesPerBatch,
-                        @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold) {
+                        @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold,
+                        @DefaultValue("20971520") @Min(1) long maxAttachmentBytes) {
     }
 
     /** @param dir local state of the embedded mode (H2 file, Lucene indexes, audit spool) */

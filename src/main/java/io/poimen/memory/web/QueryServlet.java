@@ -5,7 +5,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -53,25 +52,10 @@ public class QueryServlet extends HttpServlet {
             ExchangeSecurity.bind(ex, request);
             ex.getMessage().setBody(body);
         });
-        if (done.getException() != null) {
-            // api-errors handles every Exception; what is left is an Error thrown past it
-            log.error("request {} failed", done.getExchangeId(), done.getException());
-            JsonErrorBody.write(response, 500, "internal_error", "internal error; see the hub log for trace "
-                    + ExchangeSecurity.traceId(done));
+        if (RouteAnswer.failed(done, response, log)) {
             return;
         }
-        Integer status = done.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        response.setStatus(status != null ? status : 200);
-        for (Map.Entry<String, Object> h : done.getMessage().getHeaders().entrySet()) {
-            if (h.getValue() != null && ApiHeaderFilterStrategy.responseHeader(h.getKey())) {
-                response.setHeader(h.getKey(), h.getValue().toString());
-            }
-        }
-        byte[] json = done.getMessage().getBody(byte[].class);
-        if (json != null) {
-            response.setContentLength(json.length);
-            response.getOutputStream().write(json);
-        }
+        RouteAnswer.write(done, response, 200);
         // the answer is complete: the client has it before the filters unwind (meters, context clean-up)
         response.flushBuffer();
     }
