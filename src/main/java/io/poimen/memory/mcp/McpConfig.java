@@ -12,6 +12,7 @@ import io.poimen.memory.config.PoimenProperties;
 import javax.sql.DataSource;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.poimen.memory.web.VaultFiles;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -92,8 +93,8 @@ public class McpConfig {
     }
 
     @Bean
-    MemoryTools memoryTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
-        return new MemoryTools(new HubCalls(producer), mcpJsonMapper);
+    MemoryTools memoryTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper, VaultFiles vaultFiles) {
+        return new MemoryTools(new HubCalls(producer), mcpJsonMapper, vaultFiles);
     }
 
     @Bean

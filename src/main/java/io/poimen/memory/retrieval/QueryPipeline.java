@@ -37,7 +37,6 @@ import org.apache.camel.ExchangeProperty;
  */
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
-    public static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
@@ -65,9 +64,6 @@ public class QueryPipeline {
         long t0 = System.nanoTime();
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {project, query}");
-        }
-        if (body.length > MAX_BODY_BYTES) {
-            throw new ApiException(413, "payload_too_large", "body over " + MAX_BODY_BYTES + " bytes");
         }
         QueryRequest req = StrictJson.read(json, body, QueryRequest.class, "query JSON");
         QueryContext ctx = new QueryContext(check(req), effectiveSettings(req));
@@ -143,12 +139,13 @@ public class QueryPipeline {
     /**
      * Last step before the JSON: times what ran since selection (the session arrangement, the agent event) as
      * {@code session} and takes {@code total} again, so that the route's total holds every step of the route.
+     * With {@code explain: false} the results go without their score breakdowns.
      */
     public QueryResponse answered(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
                                   @Body QueryResponse response) {
         ctx.time("session", ctx.mark);
         ctx.time("total", ctx.startedNanos);
-        return response;
+        return Boolean.FALSE.equals(ctx.request.explain()) ? response.withoutBreakdowns() : response;
     }
 
     /**
@@ -260,6 +257,6 @@ public class QueryPipeline {
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
                 r.topK() != null ? r.topK() : s.topK(),
                 r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard(),
-                s.calibration(), s.minTokensForHybrid(), s.gate());
+                s.calibration(), s.minTokensForHybrid(), s.gate(), s.recencyAndHits());
     }
 }
