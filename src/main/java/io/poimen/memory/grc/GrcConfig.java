@@ -52,12 +52,17 @@ public class GrcConfig {
                 callers, access, json, clock, () -> graph.current().notes());
     }
 
-    /** With sync enabled, the vault working copy is cloned or checked here, before the git routes start. */
+    /**
+     * The vault working copy, before the routes start: with sync enabled cloned or checked; otherwise the vault
+     * folder is made the hub's own repository (seeded from {@code poimen.vault.seed} when missing or empty).
+     */
     @Bean
     VaultGit vaultGit(PoimenProperties poimen, GitProperties git, ForgejoProperties forgejo) {
         VaultGit vault = new VaultGit(poimen.vault().path(), git, forgejo.token());
         if (git.enabled()) {
             vault.prepare();
+        } else {
+            vault.prepareLocal(poimen.vault().seed());
         }
         return vault;
     }
