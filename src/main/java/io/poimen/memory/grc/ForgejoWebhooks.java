@@ -6,6 +6,7 @@ import io.poimen.memory.api.ApiException;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.WebhookProperties;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Body;
@@ -34,12 +35,17 @@ public class ForgejoWebhooks {
     private final GitProperties git;
     private final VaultSync sync;
     private final ObjectMapper json;
+    private final DraftStore drafts;
+    private final Clock clock;
 
-    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json) {
+    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json,
+                           DraftStore drafts, Clock clock) {
         this.settings = settings;
         this.git = git;
         this.sync = sync;
         this.json = json;
+        this.drafts = drafts;
+        this.clock = clock;
     }
 
     /** Signature first, then the JSON body, then the event and delivery headers. */
@@ -91,6 +97,20 @@ public class ForgejoWebhooks {
         return "pull_request".equals(event) && "closed".equals(payload.path("action").asText())
                 && pr.path("merged").asBoolean(false)
                 && git.branch().equals(pr.path("base").path("ref").asText(git.branch()));
+    }
+
+    /**
+     * A pull request closed, merged or not: the draft it came from (if this hub opened it) is {@code merged} or
+     * {@code rejected}, with who closed it.
+     */
+    public void pullRequestClosed(@ExchangeProperty(EVENT) String event, @ExchangeProperty(PAYLOAD) JsonNode payload) {
+        if ("pull_request".equals(event) && "closed".equals(payload.path("action").asText())
+                && payload.path("number").canConvertToInt()) {
+            JsonNode pr = payload.path("pull_request");
+            String by = pr.path("merged_by").path("login").asText(payload.path("sender").path("login").asText(null));
+            drafts.pullRequestClosed(payload.path("number").asInt(), pr.path("merged").asBoolean(false), by,
+                    clock.instant());
+        }
     }
 
     /** 200: this delivery id was handled before (by this or another replica); nothing is done again. */

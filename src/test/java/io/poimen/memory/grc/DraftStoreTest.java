@@ -69,7 +69,7 @@ class DraftStoreTest {
         }
         assertThat(drafts.claimNew(id, t0.plusSeconds(5))).isFalse();
         Draft d = drafts.find(id).orElseThrow();
-        assertThat(d.status()).isEqualTo(DraftStatus.DELIVERED);
+        assertThat(d.status()).isEqualTo(DraftStatus.OPEN);
         assertThat(d.prNumber()).isEqualTo(7);
         assertThat(d.lastError()).isNull();
         assertThat(d.attempts()).isEqualTo(1);
