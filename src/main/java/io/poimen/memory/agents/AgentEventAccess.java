@@ -247,7 +247,8 @@ public class AgentEventAccess {
              * {@code %2F}, a slash look-alike, a relative path, a bare name).
              */
             private boolean namesDenied(String s) {
-                if (looksLikePath(s) && !allows(s)) {
+                // a path as written is decided as it stands (also a deleted note's); another form by what it names
+                if (looksLikePath(s) && PathMentions.plain(s) && !allows(s)) {
                     return true;
                 }
                 return !vaultPaths.get().contains(s)

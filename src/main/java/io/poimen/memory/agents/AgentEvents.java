@@ -25,7 +25,6 @@ import org.slf4j.LoggerFactory;
  * event live, lists the log, and records the {@code memory_retrieved} event of a query that names an agent.
  */
 public class AgentEvents {
-    static final int MAX_BODY_BYTES = 64 * 1024;
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;
     private static final Logger log = LoggerFactory.getLogger(AgentEvents.class);
@@ -50,9 +49,6 @@ public class AgentEvents {
         Caller caller = callers.caller(exchange);
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {agent_id, session_id, type, payload}");
-        }
-        if (body.length > MAX_BODY_BYTES) {
-            throw new ApiException(413, "payload_too_large", "event over " + MAX_BODY_BYTES + " bytes");
         }
         JsonNode node;
         try {

@@ -2,8 +2,12 @@ package io.poimen.memory.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.PlatformHttpEndpoint;
+import org.apache.camel.component.platform.http.spi.PlatformHttpConsumer;
 import org.apache.camel.component.platform.http.spi.PlatformHttpEngine;
 import org.apache.camel.component.platform.http.springboot.SpringBootPlatformHttpEngine;
+import org.apache.camel.spi.InterceptStrategy;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
@@ -22,9 +26,21 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 @Configuration
 public class PlatformHttpConfig {
 
+    /** Every REST route's consumer answers a failure its route left unanswered ({@link UnhandledFailures}). */
     @Bean("platform-http-engine")
     PlatformHttpEngine platformHttpEngine(@Value("${server.port:8080}") int port) {
-        return new SpringBootPlatformHttpEngine(port, Runnable::run);
+        return new SpringBootPlatformHttpEngine(port, Runnable::run) {
+            @Override
+            public PlatformHttpConsumer createConsumer(PlatformHttpEndpoint endpoint, Processor processor) {
+                return super.createConsumer(endpoint, UnhandledFailures.answering(processor));
+            }
+        };
+    }
+
+    /** An Error a route step throws takes the route's error path ({@link StepErrors}). */
+    @Bean
+    InterceptStrategy stepErrors() {
+        return new StepErrors();
     }
 
     /** Puts {@link CompletedReplyHandler} before Spring's handler of futures (which it falls back on). */

@@ -41,6 +41,7 @@ import org.springframework.validation.annotation.Validated;
  * @param ui        the web UI
  * @param limits    requests per minute per caller and surface
  * @param retention how long the tables that grow with use keep their rows
+ * @param http      request limits of the HTTP API
  */
 @Validated
 @ConfigurationProperties("poimen")
@@ -58,7 +59,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty SecuritySettings security,
                                @DefaultValue @NestedConfigurationProperty UiSettings ui,
                                @DefaultValue @NestedConfigurationProperty LimitsProperties limits,
-                               @DefaultValue @NestedConfigurationProperty RetentionProperties retention) {
+                               @DefaultValue @NestedConfigurationProperty RetentionProperties retention,
+                               @DefaultValue @NestedConfigurationProperty HttpProperties http) {
 
     /**
      * @param path             vault folder: a git working copy (a clone of {@code poimen.git.remote} when git sync is

@@ -48,4 +48,9 @@ public class PropertiesConfig {
     RetentionProperties retentionProperties(PoimenProperties p) {
         return p.retention();
     }
+
+    @Bean
+    HttpProperties httpProperties(PoimenProperties p) {
+        return p.http();
+    }
 }

@@ -13,14 +13,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jwkSetUri  explicit JWKS URI, used with {@link #issuer} instead of discovery
  * @param audience   expected {@code aud}
  * @param clockSkew  tolerance for {@code exp} and {@code nbf}
- * @param jwksCacheTtl how long the issuer's keys are used before they are fetched again: a key the issuer removed is
- *                   refused at the latest this long after (an unknown {@code kid} is fetched at once)
+ * @param jwksCacheTtl        how long the issuer's JWKS is kept before it is fetched again
+ * @param jwksRefetchInterval a token with an unknown {@code kid} fetches the JWKS again at most this often
  */
 // issuer's @param comes before issuerUri's: the metadata processor takes the first @param line starting with the name
 public record SecuritySettings(@DefaultValue("none") String mode, String issuerUri, String jwkSetUri, String issuer,
                                @DefaultValue("poimen-memory") String audience,
-                               @DefaultValue("30s") Duration clockSkew,
-                               @DefaultValue("5m") Duration jwksCacheTtl) {
+                               @DefaultValue("30s") Duration clockSkew, @DefaultValue("5m") Duration jwksCacheTtl,
+                               @DefaultValue("30s") Duration jwksRefetchInterval) {
     public static final String NONE = "none";
     public static final String OIDC = "oidc";
 
@@ -30,6 +30,10 @@ public record SecuritySettings(@DefaultValue("none") String mode, String issuerU
         jwkSetUri = blankToNull(jwkSetUri);
         issuer = blankToNull(issuer) != null ? issuer.trim() : issuerUri;
         audience = audience.trim();
+        if (jwksRefetchInterval.isNegative() || jwksCacheTtl.compareTo(jwksRefetchInterval) < 0) {
+            throw new IllegalArgumentException("poimen.security.jwks-refetch-interval must be between 0 and "
+                    + "poimen.security.jwks-cache-ttl");
+        }
         if (audience.isEmpty()) {
             throw new IllegalArgumentException("poimen.security.audience is blank: every token would be refused");
         }

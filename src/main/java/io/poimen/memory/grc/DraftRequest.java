@@ -22,7 +22,10 @@ public record DraftRequest(String documentPath, String content, String message) 
                 || segments.length >= 2 && segments[0].equals("shared");
     }
 
-    /** Rejects what must not reach git: paths outside the vault, non-notes, oversized or empty parts. */
+    /**
+     * Rejects what must not reach git: paths outside the vault, non-notes, oversized or empty parts, and names git
+     * refuses or a reviewer would misread ({@link NoteNames}).
+     */
     public DraftRequest validated() {
         if (documentPath == null || documentPath.isBlank()) {
             throw ApiException.badRequest("document_path is required");
@@ -32,9 +35,9 @@ public record DraftRequest(String documentPath, String content, String message) 
             throw ApiException.badRequest("document_path must be relative to the vault: " + path);
         }
         for (String segment : path.split("/", -1)) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.equals(".git")) {
-                throw ApiException.badRequest("document_path must stay inside the vault (no empty, '.', '..' "
-                        + "or '.git' segments): " + path);
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                throw ApiException.badRequest("document_path must stay inside the vault (no empty, '.' or '..' "
+                        + "segments): " + path);
             }
         }
         if (!inWritableFolder(path)) {
@@ -44,9 +47,7 @@ public record DraftRequest(String documentPath, String content, String message) 
         if (!path.endsWith(".md")) {
             throw ApiException.badRequest("document_path must be a markdown note ending in .md: " + path);
         }
-        if (path.chars().anyMatch(c -> c < 0x20)) {
-            throw ApiException.badRequest("document_path contains control characters");
-        }
+        NoteNames.check(path);
         if (content == null) {
             throw ApiException.badRequest("content is required");
         }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -19,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * The steps of {@code POST /memory/webhooks/forgejo} ({@code routes/webhook.camel.yaml}): {@link #verify} (503
  * without a secret, 401 for a missing or wrong signature, 400 for a body or headers Forgejo would not send), then
  * the route's idempotent consumer on the delivery id (a repeat answers 200 {@link #duplicate}), then a choice on
- * the event: a push to the vault branch or a pull request closed as merged asks for a sync ({@link #syncRequested}),
- * every other event is acknowledged and {@link #ignored}.
+ * the event: a push to the vault branch or a pull request closed as merged asks for a sync ({@link #syncRequested})
+ * once per commit ({@link #commitKey}: a signed body replayed under a new delivery id, or the push of a merge already
+ * announced as a merged pull request, answers 200 {@link #duplicate}), every other event is acknowledged and
+ * {@link #ignored}.
  */
 public class ForgejoWebhooks {
     /** Exchange property: true when the route should send a sync request. */
@@ -30,6 +33,10 @@ public class ForgejoWebhooks {
     public static final String DELIVERY = "poimenWebhookDelivery";
     public static final String PAYLOAD = "poimenWebhookPayload";
     private static final Logger log = LoggerFactory.getLogger(ForgejoWebhooks.class);
+    /** Column grc_drafts.reviewer. */
+    private static final int MAX_LOGIN = 256;
+    /** A git commit id: SHA-1 or SHA-256, as Forgejo writes them. */
+    private static final Pattern COMMIT_ID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
 
     private final WebhookProperties settings;
     private final GitProperties git;
@@ -90,6 +97,24 @@ public class ForgejoWebhooks {
         return "push".equals(event) && ("refs/heads/" + git.branch()).equals(payload.path("ref").asText());
     }
 
+    /** A push to the vault branch or a pull request merged into it: the vault branch moved. */
+    public boolean isVaultChange(@ExchangeProperty(EVENT) String event, @ExchangeProperty(PAYLOAD) JsonNode payload) {
+        return isVaultPush(event, payload) || isMergedPullRequest(event, payload);
+    }
+
+    /**
+     * The key a vault change is handled once under: the commit the vault branch moved to (a push's {@code after},
+     * a merged pull request's {@code merge_commit_sha}), so the signature, which covers the body and not the
+     * delivery header, cannot make one change ask for syncs again and again. A payload without a well-formed commit
+     * id is bounded by its delivery id only.
+     */
+    public String commitKey(@ExchangeProperty(EVENT) String event, @ExchangeProperty(PAYLOAD) JsonNode payload,
+                            @ExchangeProperty(DELIVERY) String delivery) {
+        String commit = "push".equals(event) ? payload.path("after").asText("")
+                : payload.path("pull_request").path("merge_commit_sha").asText("");
+        return COMMIT_ID.matcher(commit).matches() ? "commit:" + commit : "delivery:" + delivery;
+    }
+
     /** A pull request into the vault branch, closed as merged. */
     public boolean isMergedPullRequest(@ExchangeProperty(EVENT) String event,
                                        @ExchangeProperty(PAYLOAD) JsonNode payload) {
@@ -108,12 +133,16 @@ public class ForgejoWebhooks {
                 && payload.path("number").canConvertToInt()) {
             JsonNode pr = payload.path("pull_request");
             String by = pr.path("merged_by").path("login").asText(payload.path("sender").path("login").asText(null));
+            by = by == null || by.length() <= MAX_LOGIN ? by : by.substring(0, MAX_LOGIN);
             drafts.pullRequestClosed(payload.path("number").asInt(), pr.path("merged").asBoolean(false), by,
                     clock.instant());
         }
     }
 
-    /** 200: this delivery id was handled before (by this or another replica); nothing is done again. */
+    /**
+     * 200: this delivery id, or the commit this change moved the vault branch to, was handled before (by this or
+     * another replica); nothing is done again.
+     */
     public Map<String, Object> duplicate(Exchange exchange) {
         return answer(exchange, 200, "duplicate");
     }

@@ -5,18 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.poimen.memory.web.BufferedBodyRequest;
 import io.poimen.memory.web.JsonErrorBody;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
@@ -29,14 +24,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Checks each request to {@code /mcp} before the MCP transport sees it. The transport answers a method it does not
  * serve with the servlet container's default (501 for {@code PATCH}), and it only deserialises a message's params
  * once it has started the answer's event stream, so a message with params of the wrong JSON type ended as a 500
- * (or worse, a stream that never completes). Here: methods other than GET, POST and DELETE are a 405, a body over
- * {@link #MAX_BODY} a 413, and a body that is not one well-formed JSON-RPC 2.0 message whose params the MCP schema
+ * (or worse, a stream that never completes). Here: methods other than GET, POST and DELETE are a 405, and a body
+ * (read and capped before, by {@code RequestBodyLimitFilter}, {@code poimen.http.max-body.mcp}) that is not one
+ * well-formed JSON-RPC 2.0 message whose params the MCP schema
  * types accept is a 400 with a JSON-RPC error ({@code -32700} parse error, {@code -32600} invalid request,
  * {@code -32602} invalid params), all before any stream is opened. The body is parsed once: the transport reads it
  * through {@link ParsedBodies}, which hands it this filter's parse.
  */
 public class McpEnvelopeFilter extends OncePerRequestFilter {
-    static final int MAX_BODY = 4 * 1024 * 1024;
     private static final Set<String> METHODS = Set.of("GET", "POST", "DELETE");
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The params type of each method whose params the server reads. */
@@ -76,12 +71,7 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
-        if (body.length > MAX_BODY) {
-            JsonErrorBody.write(response, 413, "payload_too_large", "an MCP message takes at most " + MAX_BODY
-                    + " bytes");
-            return;
-        }
+        byte[] body = request.getInputStream().readAllBytes(); // in memory already, within its cap
         String text;
         Object message;
         try {
@@ -100,7 +90,7 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
         // the transport parses the body again through its mapper: ParsedBodies hands it this parse instead
         PARSED.set(new Parsed(text, message));
         try {
-            chain.doFilter(new CachedBody(request, body), response);
+            chain.doFilter(new BufferedBodyRequest(request, body), response);
         } finally {
             PARSED.remove();
         }
@@ -219,62 +209,6 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
         @Override
         public byte[] writeValueAsBytes(Object value) throws IOException {
             return mapper.writeValueAsBytes(value);
-        }
-    }
-
-    /** The request with its body read once, for the transport to read again. */
-    private static final class CachedBody extends HttpServletRequestWrapper {
-        private final byte[] body;
-
-        CachedBody(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("a cached body is read blocking");
-                }
-
-                @Override
-                public int read() {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) {
-                    return in.read(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
         }
     }
 }

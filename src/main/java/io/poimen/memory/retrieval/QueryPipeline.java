@@ -37,7 +37,6 @@ import org.apache.camel.ExchangeProperty;
  */
 public class QueryPipeline {
     static final int MAX_QUERY_CHARS = 4000;
-    public static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final ObjectMapper json;
     private final RetrievalPolicy policy;
@@ -65,9 +64,6 @@ public class QueryPipeline {
         long t0 = System.nanoTime();
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("empty body: expected JSON {project, query}");
-        }
-        if (body.length > MAX_BODY_BYTES) {
-            throw new ApiException(413, "payload_too_large", "body over " + MAX_BODY_BYTES + " bytes");
         }
         QueryRequest req = StrictJson.read(json, body, QueryRequest.class, "query JSON");
         QueryContext ctx = new QueryContext(check(req), effectiveSettings(req));

@@ -68,6 +68,14 @@ public final class PathMentions {
         return b.toString();
     }
 
+    /**
+     * A word written as a vault path is written: no percent-encoding, slash look-alike, compatibility form or leading
+     * {@code ./} / {@code ../} (each of which {@link #named} reads as the note it stands for).
+     */
+    public static boolean plain(String word) {
+        return normalized(word).equals(word) && !word.startsWith("./") && !word.startsWith("../");
+    }
+
     /** The note paths (or path-like texts) {@code word}, taken as a whole, can name; empty when it names none. */
     public static List<String> named(String word, Set<String> vaultPaths) {
         return word.isEmpty() || !WORD.matcher(word).matches() ? List.of() : named(word, index(vaultPaths), false);

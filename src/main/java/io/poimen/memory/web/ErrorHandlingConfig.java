@@ -1,9 +1,12 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.config.HttpProperties;
 import io.poimen.memory.config.SecuritySettings;
+import org.apache.camel.CamelContext;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.security.SecurityProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -14,8 +17,9 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 /**
  * The servlet-level guards in front of every route: JSON errors at the Tomcat level, JSON content types on writes,
- * and (in the no-auth mode) loopback Host and Origin only. They run after the trace id filter (errors carry an
- * {@code X-Trace-Id}) and before authentication.
+ * 503 {@code starting} for API calls until the routes are up, (in the no-auth mode) loopback Host and Origin only,
+ * and the request body caps. They run after the trace id filter (errors carry an {@code X-Trace-Id}); all but the
+ * body caps before authentication.
  */
 @Configuration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -52,9 +56,33 @@ public class ErrorHandlingConfig {
     }
 
     @Bean
+    FilterRegistrationBean<StartingFilter> startingFilter(CamelContext camel) {
+        FilterRegistrationBean<StartingFilter> reg = new FilterRegistrationBean<>(
+                new StartingFilter(() -> camel.getStatus().isStarted()));
+        reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 17);
+        return reg;
+    }
+
+    @Bean
     FilterRegistrationBean<JsonWritesFilter> jsonWritesFilter() {
         FilterRegistrationBean<JsonWritesFilter> reg = new FilterRegistrationBean<>(new JsonWritesFilter());
         reg.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);
+        return reg;
+    }
+
+    @Bean
+    RequestBodyLimitFilter requestBodyLimitFilter(HttpProperties http) {
+        return new RequestBodyLimitFilter(http.maxBody());
+    }
+
+    /**
+     * After the security chain: a caller without a valid bearer gets its 401 without the hub reading a byte of the
+     * body (the webhook, authenticated by its signature over the body, is read up to its own cap).
+     */
+    @Bean
+    FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimits(RequestBodyLimitFilter filter) {
+        FilterRegistrationBean<RequestBodyLimitFilter> reg = new FilterRegistrationBean<>(filter);
+        reg.setOrder(SecurityProperties.DEFAULT_FILTER_ORDER + 10);
         return reg;
     }
 

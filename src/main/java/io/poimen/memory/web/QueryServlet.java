@@ -1,6 +1,5 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.security.ExchangeSecurity;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -48,8 +47,8 @@ public class QueryServlet extends HttpServlet {
     }
 
     private void query(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        // one byte over the route's limit is enough for its 413: a huge body is never held in memory
-        byte[] body = request.getInputStream().readNBytes(QueryPipeline.MAX_BODY_BYTES + 1);
+        // read and capped already (RequestBodyLimitFilter, poimen.http.max-body.query): this reads memory
+        byte[] body = request.getInputStream().readAllBytes();
         Exchange done = producer.send(route, ex -> {
             ExchangeSecurity.bind(ex, request);
             ex.getMessage().setBody(body);

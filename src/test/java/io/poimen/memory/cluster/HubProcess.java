@@ -18,13 +18,13 @@ import java.util.List;
 import java.util.Map;
 
 /** One hub started as its own JVM ({@code io.poimen.memory.cli.PoimenCli}) from this test JVM's class path. */
-final class HubProcess {
+public final class HubProcess {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final String name;
-    final int port;
-    final Path log;
+    public final int port;
+    public final Path log;
     private final Process process;
     private final String token;
 
@@ -37,7 +37,8 @@ final class HubProcess {
     }
 
     /** Starts {@code serve} on a free port with {@code properties} as {@code --key=value} arguments. */
-    static HubProcess start(String name, Path dir, Map<String, String> properties, String token) throws IOException {
+    public static HubProcess start(String name, Path dir, Map<String, String> properties, String token)
+            throws IOException {
         int port = freePort();
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -50,17 +51,22 @@ final class HubProcess {
         return new HubProcess(name, port, log, process, token);
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
     /** Kills the JVM at once, as a crashed pod or a lost node would (no shutdown hook, no lease handed over). */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
 
-    boolean ready() {
+    /** Asks the JVM to stop (SIGTERM): the shutdown hook runs Spring's and Camel's graceful shutdown. */
+    public void terminate() {
+        process.destroy();
+    }
+
+    public boolean ready() {
         try {
             return get("/actuator/health/readiness").statusCode() == 200;
         } catch (IOException e) {
@@ -101,7 +107,7 @@ final class HubProcess {
         }
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

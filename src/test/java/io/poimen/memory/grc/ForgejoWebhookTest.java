@@ -8,7 +8,10 @@ import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ResponseEntity;
 
-/** Webhook security and de-duplication: each refusal has its status and requests no sync. */
+/**
+ * Webhook security and de-duplication: each refusal has its status and requests no sync; a delivery id, and the
+ * commit a vault change names, is handled once.
+ */
 class ForgejoWebhookTest extends GrcTestSupport {
 
     private String mainHead() throws Exception {
@@ -66,7 +69,7 @@ class ForgejoWebhookTest extends GrcTestSupport {
     @Test
     void aDeliveryIdOrEventLongerThanItsColumnIsA400AndNothingIsRecorded() throws Exception {
         long before = requests();
-        String body = pushPayload("refs/heads/main", "0".repeat(40), "1".repeat(40));
+        String body = pushPayload("refs/heads/main", "0".repeat(40), randomCommitId());
         for (String[] headers : new String[][] {{"push", "d".repeat(129)}, {"p".repeat(65), "d-1"}
                 }) {
             ResponseEntity<String> r = webhook(headers[0], headers[1], body, signed(body));
@@ -95,7 +98,8 @@ class ForgejoWebhookTest extends GrcTestSupport {
 
     @Test
     void aReplayedDeliveryAnswersDuplicateAndDoesNothing() throws Exception {
-        String head = mainHead();
+        String head = pushToMain("projects/poimen/webhook-replay/" + UUID.randomUUID() + ".md", "# Replay\n",
+                "Add a note");
         String body = pushPayload("refs/heads/main", "0".repeat(40), head);
         String delivery = UUID.randomUUID().toString();
         long before = requests();
@@ -109,6 +113,58 @@ class ForgejoWebhookTest extends GrcTestSupport {
         assertThat(json(replay).path("status").asText()).isEqualTo("duplicate");
         assertThat(requests()).as("the replay requested no sync").isEqualTo(before + 1);
         awaitSyncedTo(head);
+    }
+
+    @Test
+    void aCapturedBodySentAgainUnderANewDeliveryIdIsADuplicateOfItsCommit() throws Exception {
+        String head = pushToMain("projects/poimen/webhook-replay/" + UUID.randomUUID() + ".md", "# Captured\n",
+                "Add a note");
+        String body = pushPayload("refs/heads/main", "0".repeat(40), head);
+        long before = requests();
+        ResponseEntity<String> first = webhook("push", UUID.randomUUID().toString(), body, signed(body));
+        assertThat(json(first).path("status").asText()).isEqualTo("sync_requested");
+        assertThat(requests()).isEqualTo(before + 1);
+        for (int i = 0; i < 3; i++) {
+            ResponseEntity<String> replay = webhook("push", UUID.randomUUID().toString(), body, signed(body));
+            assertThat(replay.getStatusCode().value()).as(replay.getBody()).isEqualTo(200);
+            assertThat(json(replay).path("status").asText()).isEqualTo("duplicate");
+        }
+        // the same commit announced as a merged pull request's merge commit: handled already
+        String merged = pullRequestPayload("closed", 77, true, "edit/rock/z-20250101000000", head);
+        ResponseEntity<String> pr = webhook("pull_request", UUID.randomUUID().toString(), merged, signed(merged));
+        assertThat(json(pr).path("status").asText()).isEqualTo("duplicate");
+        assertThat(requests()).as("one sync for one commit").isEqualTo(before + 1);
+        awaitSyncedTo(head);
+
+        String next = pushToMain("projects/poimen/webhook-replay/" + UUID.randomUUID() + ".md", "# Next\n",
+                "Add another note");
+        String nextBody = pushPayload("refs/heads/main", head, next);
+        assertThat(json(webhook("push", UUID.randomUUID().toString(), nextBody, signed(nextBody))).path("status")
+                .asText()).as("a new commit").isEqualTo("sync_requested");
+        assertThat(requests()).isEqualTo(before + 2);
+        awaitSyncedTo(next);
+    }
+
+    @Test
+    void aMergedPullRequestIsHandledOncePerMergeCommitAndItsPushIsADuplicate() throws Exception {
+        String mergeCommit = pushToMain("projects/poimen/webhook-replay/" + UUID.randomUUID() + ".md", "# Merged\n",
+                "Merge pull request");
+        String merged = pullRequestPayload("closed", 78, true, "edit/rock/m-20250101000000", mergeCommit);
+        long before = requests();
+        assertThat(json(webhook("pull_request", UUID.randomUUID().toString(), merged, signed(merged))).path("status")
+                .asText()).isEqualTo("sync_requested");
+        ResponseEntity<String> again = webhook("pull_request", UUID.randomUUID().toString(), merged, signed(merged));
+        assertThat(again.getStatusCode().value()).isEqualTo(200);
+        assertThat(json(again).path("status").asText()).isEqualTo("duplicate");
+        String push = pushPayload("refs/heads/main", "0".repeat(40), mergeCommit);
+        assertThat(json(webhook("push", UUID.randomUUID().toString(), push, signed(push))).path("status").asText())
+                .as("the push of the merge commit").isEqualTo("duplicate");
+        assertThat(requests()).isEqualTo(before + 1);
+        awaitSyncedTo(mergeCommit);
+    }
+
+    static String randomCommitId() {
+        return (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "").substring(0, 40);
     }
 
     @Test

@@ -9,7 +9,9 @@ import io.poimen.memory.security.Caller;
 import io.poimen.memory.api.ApiException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Branch names, request checks, review state and retry backoff. */
@@ -56,6 +58,45 @@ class GrcUnitsTest {
                         assertThat(e.status()).isEqualTo(400);
                         assertThat(e.getMessage()).contains("inside a project");
                     });
+        }
+    }
+
+    @Test
+    void namesGitRefusesOrAReaderWouldMisreadAreRefusedNamingTheCharacterClass() {
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("projects/p/.GIT/a.md", "'.git' folder");
+        refused.put("projects/p/deep/.Git/er/a.md", "'.git' folder");
+        refused.put("shared/x/.git./a.md", "'.git' folder");
+        refused.put("projects/p/GIT~1/a.md", "'.git' folder");
+        refused.put("projects/p/pay\u200Bpal.md", "invisible (zero-width or format) character (U+200B)");
+        refused.put("projects/p/a\u200Db.md", "invisible (zero-width or format) character (U+200D)");
+        refused.put("projects/p/\uFEFFnote.md", "invisible (zero-width or format) character (U+FEFF)");
+        refused.put("projects/p/soft\u00ADhyphen.md", "invisible (zero-width or format) character (U+00AD)");
+        refused.put("projects/p/filler\u3164.md", "invisible (zero-width or format) character (U+3164)");
+        refused.put("projects/p/invoice\u202Egnp.md", "bidirectional control character");
+        refused.put("projects/p/\u2067isolate.md", "bidirectional control character");
+        refused.put("projects/p/mark\u200F.md", "bidirectional control character");
+        refused.put("projects/p/a\u0085b.md", "a control character (U+0085)");
+        refused.put("projects/p/a\u00A0b.md", "a space character other than the plain space");
+        refused.put("projects/p/p\u0430ypal.md", "scripts that look alike (Latin and Cyrillic)");
+        refused.put("projects/p/\u0391dmin.md", "scripts that look alike (Latin and Greek)");
+        refused.put("projects/p\u0430/notes.md", "scripts that look alike (Latin and Cyrillic)");
+        refused.put("shared/\u0430\u03b1.md", "scripts that look alike (Greek and Cyrillic)");
+        refused.put("projects/p/\u0585pen.md", "scripts that look alike (Latin and Armenian)");
+        for (Map.Entry<String, String> r : refused.entrySet()) {
+            assertThatThrownBy(() -> new DraftRequest(r.getKey(), "x", "m").validated()).as(r.getKey())
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.reason()).isEqualTo("unsafe_name");
+                        assertThat(e.getMessage()).contains(r.getValue());
+                    });
+        }
+        for (String ok : List.of("projects/p/議事録.md", "shared/日本語のノート.md", "projects/p/Release ノート 2024.md",
+                "projects/p/議事録\u30002024.md", "projects/p/ملاحظات.md", "projects/p/notes-مرحبا.md",
+                "projects/p/מסמך.md", "projects/p/한국어 메모.md", "projects/p/中文笔记 ㄅㄆ.md", "projects/p/заметки.md",
+                "projects/p/Ελληνικά.md", "projects/p/Résumé – Café.md", "projects/p/Ünïcödé ☃.md",
+                "projects/p/\u2764\uFE0F favourites.md", "projects/p/.gitignore notes.md", "projects/p/my.git.md")) {
+            assertThat(new DraftRequest(ok, "x", "m").validated().documentPath()).as(ok).isEqualTo(ok);
         }
     }
 

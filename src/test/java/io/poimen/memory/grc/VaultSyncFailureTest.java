@@ -49,10 +49,12 @@ class VaultSyncFailureTest extends GrcTestSupport {
         assertThat(lexical.search("marmorilla", SearchScope.all(), 3)).as("the index keeps serving the last sync")
                 .isEmpty();
 
-        // once the working copy is clean again, the next sync catches up and clears the errors
+        // once the working copy is clean again, the next sync catches up and clears the errors (the next push: the
+        // commit already announced is a duplicate, its failed sync is retried by the poll timer)
         Files.writeString(file, committed);
-        pushWebhook(remoteHead);
-        awaitSyncedTo(remoteHead);
+        String next = nextChange();
+        pushWebhook(next);
+        awaitSyncedTo(next);
         assertThat(syncStatus().path("errors")).isEmpty();
         assertThat(lexical.search("marmorilla", SearchScope.all(), 3)).isNotEmpty();
     }
@@ -83,8 +85,15 @@ class VaultSyncFailureTest extends GrcTestSupport {
             // put the copy back the way the other tests expect it: drop the local commit by hand
             vault.reset().setMode(org.eclipse.jgit.api.ResetCommand.ResetType.HARD).setRef(before).call();
         }
-        pushWebhook(remoteHead);
-        awaitSyncedTo(remoteHead);
+        String next = nextChange();
+        pushWebhook(next);
+        awaitSyncedTo(next);
         assertThat(syncStatus().path("errors")).isEmpty();
+    }
+
+    /** Another commit on main, so the next webhook names a commit not announced before. */
+    private static String nextChange() throws Exception {
+        return pushToMain("projects/poimen/sync-catch-up/" + UUID.randomUUID() + ".md", "# Catch up\n",
+                "Next change");
     }
 }

@@ -148,17 +148,6 @@ class McpEnvelopeFilterTest {
     }
 
     @Test
-    void aBodyOverFourMegabytesIsA413JsonError() throws Exception {
-        byte[] huge = new byte[McpEnvelopeFilter.MAX_BODY + 1];
-        java.util.Arrays.fill(huge, (byte) ' ');
-        Answer a = post(huge);
-        assertThat(a.passed()).isFalse();
-        assertThat(a.status()).isEqualTo(413);
-        assertThat(a.json().path("error").asText()).isEqualTo("payload_too_large");
-        assertThat(a.json().path("message").asText()).contains(String.valueOf(McpEnvelopeFilter.MAX_BODY));
-    }
-
-    @Test
     void methodsOtherThanGetPostAndDeleteAreA405JsonAnswerWithAllow() throws Exception {
         for (String method : List.of("PUT", "PATCH", "OPTIONS", "HEAD", "TRACE", "PROPFIND")) {
             Answer a = send(request(method, "{}".getBytes(StandardCharsets.UTF_8)));

@@ -5,23 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.testsupport.ExistenceProbes;
 import io.poimen.memory.testsupport.HostileMcpRequests;
+import io.poimen.memory.config.HttpProperties;
 import io.poimen.memory.testsupport.HostileRequests;
+import io.poimen.memory.testsupport.HugeBodies;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import io.poimen.memory.testsupport.PolicyTrace;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Fuzz test of the hub in oidc mode (issue 12, Done when): generated hostile requests at every endpoint of the
  * OpenAPI document, by callers who may not read the planted ml-team note (no groups, platform, devops) and with
- * bad tokens; no 5xx, every error JSON {@code {error, message}}, and neither the planted note's path, heading nor
- * text in any answer, though an ml-team agent retrieved it before (so it is in the agent log), nor the text of a
- * query in poimen whose results they could not all have seen. In the MCP fuzz, no caller is served in another
- * caller's session.
+ * bad tokens; no 5xx, every error JSON {@code {error, message}}, no body echoed, and neither the planted note's path,
+ * heading nor text in any answer, though an ml-team agent retrieved it before (so it is in the agent log), nor the
+ * text of a query in poimen whose results they could not all have seen. In the MCP fuzz, no caller is served in
+ * another caller's session. Bodies over each endpoint's cap at every endpoint that reads one (security test, item 1).
  */
 class HostileRequestsOidcTest extends OidcHubTestBase {
     static final String PRIVILEGED_QUERY = "quorvex gpu pod pending toleration ml training debugging";
+    @Autowired HttpProperties http;
 
     @Test
     void hostileRequestsGetJsonErrorsNo5xxAndNothingOfTheDeniedNote() throws Exception {
@@ -51,6 +55,21 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
         System.out.println("hostile requests (oidc) by endpoint and status: " + fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
         assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void everyEndpointThatReadsABodyRefusesGeneratedBodiesOverItsCapAndNothingOfTheDeniedNote() throws Exception {
+        List<String> callers = List.of(nobody(), charlie(), dave());
+        HostileRequests fuzz = new HostileRequests(33_2027L, port, () -> callers,
+                List.of(PLANTED_TEXT, PLANTED_HEADING, PLANTED_PATH),
+                List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md"));
+        long t0 = System.nanoTime();
+        int sent = fuzz.runOverCaps(HugeBodies.bodyEndpoints(), e -> e.capBytes(http), 25);
+        System.out.printf("bodies over the cap (oidc): %d in %.1f s; by status: %s%n", sent,
+                (System.nanoTime() - t0) / 1e9, fuzz.statuses);
+        assertThat(sent).isEqualTo(25 * HugeBodies.bodyEndpoints().size());
+        fuzz.assertEachRefusedABodyOverItsCap(HugeBodies.bodyEndpoints());
+        assertThat(fuzz.statuses.keySet()).anyMatch(k -> k.endsWith(" 401"));
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.poimen.memory.security;
 import io.poimen.memory.config.SecuritySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -25,8 +24,11 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -40,15 +42,38 @@ import org.springframework.security.oauth2.jwt.JwtException;
 
 /**
  * The decoder against a JWKS endpoint served over real HTTP whose keys the test rotates: every rejection case at
- * the unit level, the 30 s skew, and key rotation without a restart.
+ * the unit level (a token without a subject included), the 30 s skew, key rotation without a restart, and JWKS
+ * fetches for unknown key ids at most once per refetch interval (on a clock the test moves).
  */
 class JwtDecodersTest {
     static final String ISSUER = "https://issuer.test/application/o/poimen/";
     HttpServer server;
     final List<JWK> published = new ArrayList<>();
     final AtomicInteger jwksFetches = new AtomicInteger();
+    volatile boolean jwksDown;
+    final MovingClock clock = new MovingClock();
     RSAKey rsa;
     JwtDecoder decoder;
+
+    /** The decoder's clock: the JWKS cache's time to live and refetch interval run on it. */
+    static final class MovingClock extends Clock {
+        Instant now = Instant.now();
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
 
     @BeforeEach
     void jwksEndpoint() throws Exception {
@@ -57,6 +82,11 @@ class JwtDecodersTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/jwks", ex -> {
             jwksFetches.incrementAndGet();
+            if (jwksDown) {
+                ex.sendResponseHeaders(503, -1);
+                ex.close();
+                return;
+            }
             byte[] body;
             synchronized (published) {
                 body = new JWKSet(new ArrayList<>(published)).toPublicJWKSet().toString().getBytes(StandardCharsets.UTF_8);
@@ -67,13 +97,9 @@ class JwtDecodersTest {
             ex.close();
         });
         server.start();
-        decoder = decoderKeepingKeys(Duration.ofMinutes(5));
-    }
-
-    JwtDecoder decoderKeepingKeys(Duration jwksCacheTtl) {
-        return JwtDecoders.create(new SecuritySettings("oidc", null,
+        decoder = JwtDecoders.build(new SecuritySettings("oidc", null,
                 "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", ISSUER, "poimen-memory",
-                Duration.ofSeconds(30), jwksCacheTtl));
+                Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofSeconds(30)), clock);
     }
 
     @AfterEach
@@ -103,6 +129,7 @@ class JwtDecodersTest {
         synchronized (published) {
             published.add(ec);
         }
+        clock.now = clock.now.plusSeconds(31); // a new kid is fetched once the refetch interval is over
         SignedJWT es = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("ec-1").build(), claims(c -> { }));
         es.sign(new ECDSASigner(ec));
         assertThat(decoder.decode(es.serialize()).getClaimAsStringList("groups")).containsExactly("platform-team");
@@ -117,9 +144,57 @@ class JwtDecodersTest {
             published.clear();
             published.add(next);
         }
-        assertThat(decoder.decode(rs256(next, claims(c -> c.subject("after-rotation")))).getSubject())
-                .isEqualTo("after-rotation");
-        assertThat(jwksFetches.get()).as("the unknown kid made the decoder refetch the JWKS").isGreaterThan(fetchesBefore);
+        String rotated = rs256(next, claims(c -> c.subject("after-rotation")));
+        clock.now = clock.now.plusSeconds(31);
+        assertThat(decoder.decode(rotated).getSubject()).isEqualTo("after-rotation");
+        assertThat(jwksFetches.get()).as("the unknown kid made the decoder refetch the JWKS").isEqualTo(fetchesBefore + 1);
+    }
+
+    @Test
+    void tokensWithUnknownKeyIdsFetchTheJwksAtMostOncePerRefetchInterval() throws Exception {
+        assertThat(decoder.decode(rs256(rsa, claims(c -> { }))).getSubject()).isEqualTo("charlie");
+        assertThat(jwksFetches.get()).isEqualTo(1);
+        RSAKey stranger = new RSAKeyGenerator(2048).keyID("stranger").generate();
+        for (int round = 1; round <= 3; round++) {
+            for (int i = 0; i < 30; i++) {
+                RSAKey made = new RSAKey.Builder(stranger).keyID(java.util.UUID.randomUUID().toString()).build();
+                assertRejected(rs256(made, claims(c -> { })));
+                clock.now = clock.now.plusMillis(100);
+            }
+            assertThat(jwksFetches.get()).as("round %d: 30 unknown kids within the interval", round)
+                    .isEqualTo(round);
+            assertThat(decoder.decode(rs256(rsa, claims(c -> { }))).getSubject()).isEqualTo("charlie");
+            clock.now = clock.now.plusSeconds(30);
+        }
+        // a key rotated in is taken by the first token that uses it once the interval is over
+        RSAKey next = new RSAKeyGenerator(2048).keyID("rsa-2").generate();
+        synchronized (published) {
+            published.add(next);
+        }
+        assertThat(decoder.decode(rs256(next, claims(c -> c.subject("rotated")))).getSubject()).isEqualTo("rotated");
+        assertThat(jwksFetches.get()).isEqualTo(4);
+    }
+
+    @Test
+    void theJwksIsFetchedAgainAfterItsTimeToLiveAndAFailedFetchKeepsTheKeysBefore() throws Exception {
+        String token = rs256(rsa, claims(c -> { }));
+        decoder.decode(token);
+        clock.now = clock.now.plusSeconds(299);
+        decoder.decode(token);
+        assertThat(jwksFetches.get()).as("within the time to live").isEqualTo(1);
+        clock.now = clock.now.plusSeconds(2);
+        decoder.decode(token);
+        assertThat(jwksFetches.get()).as("after it").isEqualTo(2);
+        jwksDown = true;
+        clock.now = clock.now.plusSeconds(301);
+        assertThat(decoder.decode(token).getSubject()).as("the issuer is down: the keys before").isEqualTo("charlie");
+        assertThat(jwksFetches.get()).isEqualTo(3);
+        decoder.decode(token);
+        assertThat(jwksFetches.get()).as("tried again only after the interval").isEqualTo(3);
+        jwksDown = false;
+        clock.now = clock.now.plusSeconds(31);
+        decoder.decode(token);
+        assertThat(jwksFetches.get()).isEqualTo(4);
     }
 
     @Test
@@ -130,15 +205,16 @@ class JwtDecodersTest {
         }
         assertThat(jwksFetches.get()).as("one fetch for three tokens: the JWKS is cached").isEqualTo(1);
 
-        JwtDecoder shortLived = decoderKeepingKeys(Duration.ofSeconds(1));
-        assertThat(shortLived.decode(signedWithTheOldKey).getSubject()).isEqualTo("charlie");
         synchronized (published) {
             published.clear();
             published.add(new RSAKeyGenerator(2048).keyID("rsa-2").generate());
         }
         // the old kid is still cached, so nothing makes the decoder look again but the end of the cache lifetime
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
-                assertThatThrownBy(() -> shortLived.decode(signedWithTheOldKey)).isInstanceOf(JwtException.class));
+        clock.now = clock.now.plusSeconds(299);
+        assertThat(decoder.decode(signedWithTheOldKey).getSubject()).isEqualTo("charlie");
+        clock.now = clock.now.plusSeconds(2);
+        assertThatThrownBy(() -> decoder.decode(signedWithTheOldKey)).isInstanceOf(JwtException.class);
+        assertThat(jwksFetches.get()).isEqualTo(2);
     }
 
     @Test
@@ -160,6 +236,9 @@ class JwtDecodersTest {
         assertRejected(rs256(rsa, claims(c -> c.audience("another-app"))));
         assertRejected(rs256(rsa, claims(c -> c.audience((String) null))));
         assertRejected(rs256(rsa, claims(c -> c.expirationTime(null))));
+        assertRejected(rs256(rsa, claims(c -> c.subject(null))));                // no subject: nobody
+        assertRejected(rs256(rsa, claims(c -> c.subject(""))));
+        assertRejected(rs256(rsa, claims(c -> c.subject("   "))));
         assertRejected(new PlainJWT(claims(c -> { })).serialize());              // alg none
         SignedJWT hs = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("rsa-1").build(), claims(c -> { }));
         hs.sign(new MACSigner(rsa.toRSAPublicKey().getEncoded()));              // HS256 keyed with the public key

@@ -13,6 +13,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.grc.GrcTestSupport;
 import io.poimen.memory.grc.WebhookSignature;
 import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.HostileWebhookBodies;
 import io.poimen.memory.testsupport.TestIssuer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -364,8 +366,13 @@ class OidcSurfacesHttpTest {
 
     HttpResponse<String> webhook(String delivery, String body, String signature, String authorization)
             throws Exception {
+        return webhook("push", delivery, body, signature, authorization);
+    }
+
+    HttpResponse<String> webhook(String event, String delivery, String body, String signature, String authorization)
+            throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(base() + "/memory/webhooks/forgejo"))
-                .header("Content-Type", "application/json").header("X-Forgejo-Event", "push")
+                .header("Content-Type", "application/json").header("X-Forgejo-Event", event)
                 .header("X-Forgejo-Delivery", delivery)
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (signature != null) {
@@ -423,7 +430,8 @@ class OidcSurfacesHttpTest {
                 WebhookSignature.sign(SECRET, malformed.getBytes(StandardCharsets.UTF_8)), null);
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(bad.body()).path("error").asText()).isEqualTo("bad_request");
-        Thread.sleep(500); // a sync wrongly queued would have started by now
+        // a sync is asked for by a row (cluster_requests, the state's sync requests) written before the webhook
+        // answers, and only such a row makes the writer pull: the state right after the answers is the final one
         assertThat(state(token)).as("no rejection touched git, the index, drafts or deliveries").isEqualTo(before);
 
         String delivery = UUID.randomUUID().toString();
@@ -447,8 +455,44 @@ class OidcSurfacesHttpTest {
         HttpResponse<String> replay = webhook(delivery, body, signature, null);
         assertThat(replay.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(replay.body()).path("status").asText()).isEqualTo("duplicate");
-        Thread.sleep(500);
-        assertThat(state(token)).as("the replay was a no-op").isEqualTo(synced);
+        assertThat(state(token)).as("the replay was a no-op: no sync asked for, no delivery recorded").isEqualTo(synced);
         assertThat(remoteHead()).isEqualTo(commit);
+
+        // the captured body under a new delivery id: its commit was handled, so it is a duplicate as well
+        HttpResponse<String> recaptured = webhook(UUID.randomUUID().toString(), body, signature, null);
+        assertThat(recaptured.statusCode()).as(recaptured.body()).isEqualTo(200);
+        assertThat(JSON.readTree(recaptured.body()).path("status").asText()).isEqualTo("duplicate");
+        assertThat(state(token).syncRequests()).as("no sync asked for again").isEqualTo(synced.syncRequests());
+    }
+
+    @Test
+    void signedHostileBodiesReachTheParserNo5xxAndEverySyncAskedForIsOneTheAnswerAnnounced() throws Exception {
+        String token = charlie();
+        long seed = 20261205L;
+        HostileWebhookBodies bodies = new HostileWebhookBodies(seed);
+        long syncsBefore = state(token).syncRequests();
+        int announced = 0;
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        for (int i = 0; i < 400; i++) {
+            HostileWebhookBodies.Delivery d = bodies.next();
+            HttpResponse<String> r = webhook(d.event(), UUID.randomUUID().toString(), d.body(),
+                    WebhookSignature.sign(SECRET, d.body().getBytes(StandardCharsets.UTF_8)), null);
+            String where = "seed " + seed + " #" + i + " " + d.event() + " "
+                    + d.body().substring(0, Math.min(200, d.body().length()));
+            statuses.merge(r.statusCode(), 1, Integer::sum);
+            assertThat(r.statusCode()).as(where).isIn(200, 202, 400);
+            JsonNode answer = JSON.readTree(r.body());
+            if (r.statusCode() == 400) {
+                assertThat(answer.path("error").asText()).as(where).isEqualTo("bad_request");
+                assertThat(answer.path("message").asText()).as(where).isNotBlank();
+            } else {
+                assertThat(answer.path("status").asText()).as(where).isIn("sync_requested", "ignored", "duplicate");
+                announced += answer.path("status").asText().equals("sync_requested") ? 1 : 0;
+            }
+        }
+        System.out.println("signed hostile webhook bodies, answers by status: " + statuses);
+        assertThat(statuses).as("the bodies reach the parser: refusals and accepted events").containsKeys(400, 202);
+        // a sync is asked for by a row written before the answer: exactly the announced ones, nothing more
+        assertThat(state(token).syncRequests() - syncsBefore).isEqualTo(announced);
     }
 }

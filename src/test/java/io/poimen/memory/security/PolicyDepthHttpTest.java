@@ -515,13 +515,22 @@ class PolicyDepthHttpTest {
                                         "weights", Map.of(PLAN, 0.9, POINTER, 0.5,
                                                 "Projects/Poimen/Secret/Plan.md", 0.1)))))).build());
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
-        JsonNode seen = JSON.readTree(get(charlie(), "/memory/agents/logs", "agent_id", "dana/planner").body())
-                .path("events");
+        // a marker after it that names only what charlie may read: another caller's event is shown whole or not at
+        // all, so charlie's log holds the marker and nothing of the first event, in any of its forms
+        HttpResponse<String> marker = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/memory/agents/events")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + dana()).POST(HttpRequest.BodyPublishers.ofString(
+                        JSON.writeValueAsString(Map.of("agent_id", "planner", "type", "agent_decision",
+                                "payload", Map.of("project", "poimen", "note", "marker after the plan",
+                                        "weights", Map.of(POINTER, 0.5)))))).build());
+        assertThat(marker.statusCode()).as(marker.body()).isEqualTo(201);
+        String charliesLog = get(charlie(), "/memory/agents/logs", "agent_id", "dana/planner").body();
+        JsonNode seen = JSON.readTree(charliesLog).path("events");
         assertThat(seen).hasSize(1);
-        JsonNode payload = seen.get(0).path("payload");
-        assertThat(payload.path("weights").fieldNames()).toIterable().containsExactly(POINTER);
-        assertThat(payload.path("note").asText()).contains(PathMentions.HIDDEN).doesNotContain("secret/plan",
-                "SECRET/PLAN", "secret%2Fplan", "secret\u2215plan", "[[plan", "./plan.md");
+        assertThat(seen.get(0).path("payload").path("note").asText()).isEqualTo("marker after the plan");
+        assertThat(seen.get(0).path("payload").path("weights").fieldNames()).toIterable().containsExactly(POINTER);
+        assertThat(charliesLog).doesNotContain("secret/plan", "SECRET/PLAN", "secret%2Fplan", "secret\u2215plan",
+                "[[plan", "./plan.md", "Projects/Poimen/Secret/Plan.md");
         assertThat(get(dana(), "/memory/agents/logs", "agent_id", "planner").body()).contains("../secret/plan.md");
     }
 

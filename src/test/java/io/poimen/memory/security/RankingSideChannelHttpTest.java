@@ -43,6 +43,8 @@ import org.springframework.util.FileSystemUtils;
         "poimen.data.dir=target/it-ranking/data-${random.uuid}",
         "spring.datasource.url=jdbc:h2:mem:ranking-${random.uuid};MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1;DEFAULT_NULL_ORDERING=HIGH",
         "poimen.vault.ingest-on-startup=true",
+        // hundreds of queries by one caller within a minute: the per-caller limit is not what this test is about
+        "poimen.limits.query-per-minute=0",
         "camel.main.routes-reload-enabled=false"})
 class RankingSideChannelHttpTest {
     static MockOAuth2Server issuer;

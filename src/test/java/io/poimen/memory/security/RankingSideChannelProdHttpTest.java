@@ -16,6 +16,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "poimen.opensearch.index=ranking-side-channel",
         "poimen.data.dir=target/it-ranking/data-prod-${random.uuid}",
         "poimen.vault.ingest-on-startup=true",
+        // hundreds of queries by one caller within a minute: the per-caller limit is not what this test is about
+        "poimen.limits.query-per-minute=0",
         "camel.main.routes-reload-enabled=false"})
 class RankingSideChannelProdHttpTest extends RankingSideChannelHttpTest {
 

@@ -14,7 +14,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 class SecurityModeGuardTest {
     static SecuritySettings settings(String mode, String issuerUri, String jwks, String issuer) {
-        return new SecuritySettings(mode, issuerUri, jwks, issuer, "poimen-memory", Duration.ofSeconds(30), Duration.ofMinutes(5));
+        return new SecuritySettings(mode, issuerUri, jwks, issuer, "poimen-memory", Duration.ofSeconds(30),
+                Duration.ofMinutes(5), Duration.ofSeconds(30));
     }
 
     @ParameterizedTest

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Generated hostile HTTP requests against every endpoint of the hub, over a raw socket (so that any method, header,
@@ -100,6 +101,82 @@ public final class HostileRequests {
     byte[] request(Endpoint e) {
         String method = random.nextInt(6) == 0 ? pick(METHODS) : e.method();
         String target = target(e.path());
+        Map<String, String> headers = headers();
+        byte[] body = "GET".equals(method) || "HEAD".equals(method) ? (random.nextInt(10) == 0 ? body(e) : null)
+                : body(e);
+        String type = contentType();
+        if (type != null) {
+            headers.put("Content-Type", type);
+        }
+        if (body != null) {
+            headers.put("Content-Length", Integer.toString(body.length));
+        }
+        headers.put("Connection", "close");
+        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+        headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+        head.append("\r\n");
+        byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        if (body == null) {
+            return h;
+        }
+        byte[] all = new byte[h.length + body.length];
+        System.arraycopy(h, 0, all, 0, h.length);
+        System.arraycopy(body, 0, all, h.length, body.length);
+        return all;
+    }
+
+    /**
+     * Sends {@code perEndpoint} generated requests with a body over its endpoint's cap (declared and sent, chunked, or
+     * only declared) to each of {@code endpoints}, the headers generated as for any request, and checks each answer:
+     * never a success, the API's JSON errors, the body never echoed. Counted in {@link #statuses} as
+     * {@code over-cap METHOD path status}; returns the number of requests.
+     */
+    public int runOverCaps(List<HugeBodies.BodyEndpoint> endpoints, ToLongFunction<HugeBodies.BodyEndpoint> cap,
+                           int perEndpoint) throws Exception {
+        int sent = 0;
+        for (HugeBodies.BodyEndpoint be : endpoints) {
+            for (int i = 0; i < perEndpoint; i++) {
+                String method = random.nextInt(6) == 0 ? pick(METHODS) : be.method();
+                String target = target(be.path());
+                Map<String, String> headers = headers();
+                String type = random.nextInt(3) == 0 ? contentType() : be.contentType();
+                if (type != null) {
+                    headers.put("Content-Type", type);
+                }
+                if (be.path().equals("/mcp")) {
+                    headers.put("Accept", "application/json, text/event-stream");
+                }
+                long limit = cap.applyAsLong(be);
+                long length = limit + 1 + (long) (random.nextDouble() * limit);
+                HugeBodies.Sent s = switch (random.nextInt(3)) {
+                    case 0 -> HugeBodies.send(port, method, target, headers, length, -1, false);
+                    case 1 -> HugeBodies.send(port, method, target, headers, length, -1, true);
+                    default -> HugeBodies.send(port, method, target, headers, 0, length * 16, false);
+                };
+                StringBuilder request = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+                headers.forEach((k, v) -> request.append(k).append(": ").append(v).append("\r\n"));
+                Endpoint e = new Endpoint(be.method(), be.path());
+                String what = "over the cap (" + length + " bytes): " + e + " → " + s.answer().status() + ": "
+                        + abbreviate(s.answer().text());
+                assertThat(s.answer().status()).as(what).isGreaterThanOrEqualTo(400);
+                check(e, request.toString().getBytes(StandardCharsets.ISO_8859_1), s.answer());
+                statuses.merge("over-cap " + method + " " + be.path() + " " + s.answer().status(), 1, Integer::sum);
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /** Every one of {@code endpoints} answered at least one of {@link #runOverCaps}' requests with its own method 413. */
+    public void assertEachRefusedABodyOverItsCap(List<HugeBodies.BodyEndpoint> endpoints) {
+        for (HugeBodies.BodyEndpoint e : endpoints) {
+            assertThat(statuses).as("%s %s refused a body over its cap", e.method(), e.path())
+                    .containsKey("over-cap " + e.method() + " " + e.path() + " 413");
+        }
+    }
+
+    /** Host, authorization, origin and other generated headers of one request. */
+    private Map<String, String> headers() {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Host", random.nextInt(12) == 0 ? pick(new String[] {"evil.example", "evil.example:" + port,
                 "127.0.0.1.evil.example", "localhost:" + port, "[::1]:" + port, "0.0.0.0"}) : "127.0.0.1:" + port);
@@ -124,27 +201,7 @@ public final class HostileRequests {
         if (random.nextInt(40) == 0) {
             headers.put("X-Padding", "p".repeat(70_000)); // over the header limit: Tomcat answers
         }
-        byte[] body = "GET".equals(method) || "HEAD".equals(method) ? (random.nextInt(10) == 0 ? body(e) : null)
-                : body(e);
-        String type = contentType();
-        if (type != null) {
-            headers.put("Content-Type", type);
-        }
-        if (body != null) {
-            headers.put("Content-Length", Integer.toString(body.length));
-        }
-        headers.put("Connection", "close");
-        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
-        headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
-        head.append("\r\n");
-        byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-        if (body == null) {
-            return h;
-        }
-        byte[] all = new byte[h.length + body.length];
-        System.arraycopy(h, 0, all, 0, h.length);
-        System.arraycopy(body, 0, all, h.length, body.length);
-        return all;
+        return headers;
     }
 
     private String target(String template) {
@@ -292,8 +349,22 @@ public final class HostileRequests {
     }
 
     private static Answer read(InputStream in, boolean wholeStream) throws IOException {
-        byte[] raw = readHead(in);
-        String head = new String(raw, StandardCharsets.ISO_8859_1);
+        Answer head = readStatusAndHeaders(in);
+        int status = head.status();
+        Map<String, String> headers = head.headers();
+        if (!wholeStream && headers.getOrDefault("content-type", "").startsWith("text/event-stream")) {
+            return new Answer(status, headers, new byte[0]); // a live stream: the status and type are the answer
+        }
+        byte[] body = in.readNBytes(4 * 1024 * 1024);
+        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            body = dechunk(body);
+        }
+        return new Answer(status, headers, body);
+    }
+
+    /** The status line and headers of an answer (header names in lower case); its body is left in {@code in}. */
+    static Answer readStatusAndHeaders(InputStream in) throws IOException {
+        String head = new String(readHead(in), StandardCharsets.ISO_8859_1);
         String[] lines = head.split("\r\n");
         int status = Integer.parseInt(lines[0].split(" ")[1]);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -303,14 +374,7 @@ public final class HostileRequests {
                 headers.put(lines[i].substring(0, c).trim().toLowerCase(), lines[i].substring(c + 1).trim());
             }
         }
-        if (!wholeStream && headers.getOrDefault("content-type", "").startsWith("text/event-stream")) {
-            return new Answer(status, headers, new byte[0]); // a live stream: the status and type are the answer
-        }
-        byte[] body = in.readNBytes(4 * 1024 * 1024);
-        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-            body = dechunk(body);
-        }
-        return new Answer(status, headers, body);
+        return new Answer(status, headers, new byte[0]);
     }
 
     private static byte[] readHead(InputStream in) throws IOException {
@@ -381,6 +445,12 @@ public final class HostileRequests {
             assertThat(a.text()).as(what).doesNotContain("\tat ", "Exception:", "<html", "stackTrace", "className");
         }
         String answer = a.text();
+        int bodyStart = requestText.indexOf("\r\n\r\n");
+        String body = bodyStart < 0 ? "" : requestText.substring(bodyStart + 4);
+        if (body.length() >= 256) {
+            // a failure that answers with the request as it came (a 200 echoing the body) is refused as a class
+            assertThat(answer).as(what).doesNotContain(body);
+        }
         String echoable = requestText + "\n" + decoded(requestText.substring(0, Math.max(0, requestText.indexOf('\r'))));
         for (String f : forbidden) {
             if (!echoable.contains(f)) {

@@ -5,20 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.testsupport.ExistenceProbes;
 import io.poimen.memory.testsupport.HostileMcpRequests;
+import io.poimen.memory.config.HttpProperties;
 import io.poimen.memory.testsupport.HostileRequests;
+import io.poimen.memory.testsupport.HugeBodies;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Fuzz test of the embedded no-auth hub (issue 12, Done when): generated hostile requests (methods, bodies,
  * encodings, sizes, content types, Host and Origin headers) at every endpoint of the OpenAPI document; no 5xx,
- * every error JSON {@code {error, message}}. Deterministic seed.
+ * every error JSON {@code {error, message}}, no body echoed; and bodies over each endpoint's cap at every endpoint that
+ * reads one (security test, item 1). Deterministic seeds.
  */
 class HostileRequestsNoAuthTest extends HubWebTestBase {
+    @Autowired HttpProperties http;
 
     @Test
     void everyEndpointAnswersHostileRequestsWithJsonErrorsAndNo5xx() throws Exception {
@@ -36,6 +41,18 @@ class HostileRequestsNoAuthTest extends HubWebTestBase {
         System.out.println("hostile requests (no-auth) by endpoint and status: " + fuzz.statuses);
         assertThat(fuzz.statuses.keySet()).as("the Host allow-list answered").anyMatch(k -> k.endsWith(" 403"));
         assertThat(fuzz.statuses.keySet()).as("some requests got through").anyMatch(k -> k.endsWith(" 200"));
+    }
+
+    @Test
+    void everyEndpointThatReadsABodyRefusesGeneratedBodiesOverItsCap() throws Exception {
+        HostileRequests fuzz = new HostileRequests(33_2026L, port, List::of, List.of(),
+                List.of("projects/ml-training/runbooks/gpu-node.md", "projects/poimen/tools/kubectl.md"));
+        long t0 = System.nanoTime();
+        int sent = fuzz.runOverCaps(HugeBodies.bodyEndpoints(), e -> e.capBytes(http), 25);
+        System.out.printf("bodies over the cap (no-auth): %d in %.1f s; by status: %s%n", sent,
+                (System.nanoTime() - t0) / 1e9, fuzz.statuses);
+        assertThat(sent).isEqualTo(25 * HugeBodies.bodyEndpoints().size());
+        fuzz.assertEachRefusedABodyOverItsCap(HugeBodies.bodyEndpoints());
     }
 
     @Test
