@@ -2,7 +2,8 @@
 // and the edit mode that submits a change for review (POST /memory/grc/draft).
 import { api, query } from './api.js';
 import { uiConfig } from './auth.js';
-import { escapeHtml, renderMarkdown } from './markdown.js';
+import { attachmentKind, escapeHtml, renderMarkdown } from './markdown.js';
+import { releaseAttachments, showAttachments } from './attachments.js';
 
 const $ = id => document.getElementById(id);
 
@@ -29,6 +30,16 @@ function treeHtml(node, prefix = '') {
     `<li class="file"><a href="#/note/${encodeURI(f.path)}" data-path="${escapeHtml(f.path)}" title="${escapeHtml(f.title || f.path)}">` +
     `${escapeHtml(f.path.split('/').pop().replace(/\.md$/, ''))}</a></li>`);
   return dirs.concat(files).join('');
+}
+
+/**
+ * A resolved link of the side panel: a note opens in the preview, an attachment the hub serves saves its file, any
+ * other file is only named.
+ */
+function outlink(path) {
+  const p = escapeHtml(path);
+  if (/\.md$/i.test(path)) return `<a href="#/note/${encodeURI(path)}" data-path="${p}">${p}</a>`;
+  return attachmentKind(path) ? `<a href="#" data-attachment="${p}">${p}</a>` : `<span title="a file type the hub does not show">${p}</span>`;
 }
 
 export class Browser {
@@ -80,7 +91,9 @@ export class Browser {
       this.status('');
       $('note-title').textContent = note.title || notePath.split('/').pop();
       $('breadcrumbs').innerHTML = this.breadcrumbs(note.path);
+      releaseAttachments();
       $('preview').innerHTML = renderMarkdown(note.content, note.links, { remoteImages: uiConfig().remote_images });
+      showAttachments($('preview'));
       $('edit-button').hidden = false;
       $('backlinks').innerHTML = note.backlinks.length
         ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')
@@ -88,8 +101,9 @@ export class Browser {
       const out = [...new Map(note.links.filter(l => l.resolved_path && l.resolved_path !== note.path)
         .map(l => [l.resolved_path, l])).values()];
       const unresolved = note.links.filter(l => !l.resolved_path);
-      $('outlinks').innerHTML = out.map(l => `<li><a href="#/note/${encodeURI(l.resolved_path)}" data-path="${escapeHtml(l.resolved_path)}">${escapeHtml(l.resolved_path)}</a> <span class="link-type">${escapeHtml(l.type || '')}</span></li>`).join('') +
+      $('outlinks').innerHTML = out.map(l => `<li>${outlink(l.resolved_path)} <span class="link-type">${escapeHtml(l.type || '')}</span></li>`).join('') +
         unresolved.map(l => `<li class="unresolved" title="unresolved">${escapeHtml(l.raw)}</li>`).join('') || '<li class="empty">No links.</li>';
+      showAttachments($('outlinks'));
       const project = note.project;
       if (project && project !== this.state.project) {
         this.state.project = project;
@@ -103,6 +117,7 @@ export class Browser {
       this.note = null;
       $('edit-button').hidden = true;
       $('note-title').textContent = '';
+      releaseAttachments();
       $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>`;
       this.status(`Could not open ${notePath}: ${e.message}`, 'error');
     }

@@ -1,7 +1,9 @@
 // A small markdown renderer for vault notes: front matter, headings, paragraphs, lists, block quotes, fenced and
 // inline code, emphasis, links, images, tables and Obsidian wiki-links. Everything is HTML-escaped before markup is
 // added; remote images load only when the hub opts in.
-// Wiki-links are resolved with the `links` list of GET /memory/vault/file (raw text between the brackets → path).
+// Wiki-links and internal markdown links are resolved with the `links` list of GET /memory/vault/file (raw text →
+// path): a note becomes a link to it, an image of the vault an <img data-attachment> and a PDF a link with
+// data-attachment, whose bytes attachments.js fetches with the session's bearer.
 
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -28,17 +30,68 @@ function splitFrontMatter(lines) {
   return end < 0 ? [[], lines] : [lines.slice(1, end), lines.slice(end + 1)];
 }
 
+/** 'image' or 'pdf' for a vault path GET /memory/vault/attachment serves (by extension), else null. */
+export function attachmentKind(path) {
+  const ext = (String(path).match(/\.([^./]+)$/) || [])[1];
+  if (!ext) return null;
+  const e = ext.toLowerCase();
+  return ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'].includes(e) ? 'image' : e === 'pdf' ? 'pdf' : null;
+}
+
+const fileName = path => String(path).split('/').pop();
+
+/** `alt|300` or `300x200` (Obsidian's image size) → {alt, width, height}. */
+function imageSize(text) {
+  const m = String(text || '').match(/^(?:(.*?)\|)?\s*(\d+)(?:x(\d+))?\s*$/);
+  return m ? { alt: m[1] || '', width: m[2], height: m[3] } : { alt: text || '', width: null, height: null };
+}
+
+/**
+ * A link or embed that resolved to a file of the vault that is not a note: an embedded image shows (its bytes come
+ * later, attachments.js), any other attachment is a link that opens it; a file type the hub does not serve is a chip.
+ */
+function attachment(path, embed, text) {
+  const kind = attachmentKind(path);
+  const name = fileName(path);
+  const p = escapeHtml(path);
+  if (embed && kind === 'image') {
+    const { alt, width, height } = imageSize(text);
+    const size = (width ? ` width="${width}"` : '') + (height ? ` height="${height}"` : '');
+    return `<img class="attachment" data-attachment="${p}" alt="${escapeHtml(alt || name)}" title="${p}"${size}>`;
+  }
+  const label = escapeHtml(text && !imageSize(text).width ? text : name);
+  if (kind) {
+    return `<a class="attachment-link" href="#" data-attachment="${p}" data-kind="${kind}" title="${p}">${label}</a>`;
+  }
+  return `<span class="attachment unsupported" title="${p}: a file type the hub does not show">${label}</span>`;
+}
+
+/** An embed that resolves to nothing (or to a file the caller may not read, which answers the same). */
+function missingAttachment(target, raw) {
+  return `<span class="attachment missing" title="missing attachment: ${escapeHtml(raw)}">missing attachment: ${escapeHtml(fileName(target))}</span>`;
+}
+
+/** A target written with a file extension other than .md: meant as an attachment. */
+const looksLikeFile = target => /\.[A-Za-z0-9]{1,8}$/.test(target) && !/\.md$/i.test(target);
+
 function wikiLink(raw, embed, linksByRaw) {
   const link = linksByRaw.get(raw);
-  const [targetAndHeading, alias] = raw.split('|');
+  const [targetAndHeading, ...rest] = raw.replace(/\\\|/g, '|').split('|');
+  const alias = rest.join('|');
   const [target, heading] = targetAndHeading.split('#');
   const label = escapeHtml(alias || (target ? target.replace(/\.md$/, '').split('/').pop() : '') + (heading ? ' › ' + heading.replace(/^\^/, '') : ''));
+  if (link && link.resolved_path && !/\.md$/i.test(link.resolved_path)) {
+    return attachment(link.resolved_path, embed, alias);
+  }
   if (link && link.resolved_path) {
     const h = link.heading ? ` data-heading="${escapeHtml(slug(link.heading))}"` : '';
     return `<a class="wikilink${embed ? ' embed' : ''}" href="#/note/${encodeURI(link.resolved_path)}" data-path="${escapeHtml(link.resolved_path)}"${h} title="${escapeHtml(link.resolved_path)}">${label}</a>`;
   }
   if (!target && heading) {
     return `<a class="wikilink" href="#" data-heading="${escapeHtml(slug(heading))}">${label}</a>`;
+  }
+  if (embed && looksLikeFile(target.trim())) {
+    return missingAttachment(target.trim(), raw);
   }
   return `<span class="wikilink unresolved" title="unresolved: ${escapeHtml(raw)}">${label}</span>`;
 }
@@ -53,6 +106,28 @@ function image(alt, url, ctx) {
   return `<img alt="${escapeHtml(alt)}" src="${escapeHtml(u)}"${remote ? ' referrerpolicy="no-referrer"' : ''}>`;
 }
 
+/**
+ * A markdown link or image (`raw` as written, without the `!`). One the hub resolved is a link to the note or the
+ * attachment; an internal one that resolved to nothing is unresolved (a missing attachment for an image); an
+ * external one (a URL scheme, `//host`) is left as written.
+ */
+function markdownLink(raw, embed, text, url, ctx) {
+  const link = ctx.linksByRaw.get(raw);
+  if (link && link.resolved_path && !/\.md$/i.test(link.resolved_path)) {
+    return attachment(link.resolved_path, embed, text);
+  }
+  if (link && link.resolved_path) {
+    const h = link.heading ? ` data-heading="${escapeHtml(slug(link.heading))}"` : '';
+    return `<a class="wikilink" href="#/note/${encodeURI(link.resolved_path)}" data-path="${escapeHtml(link.resolved_path)}"${h} title="${escapeHtml(link.resolved_path)}">${emphasis(escapeHtml(text || fileName(link.resolved_path)))}</a>`;
+  }
+  if (link && link.target) {
+    return embed ? missingAttachment(link.target, raw)
+      : `<span class="wikilink unresolved" title="unresolved: ${escapeHtml(raw)}">${emphasis(escapeHtml(text))}</span>`;
+  }
+  return embed ? image(text, url, ctx)
+    : `<a href="${escapeHtml(safeUrl(url))}" rel="noopener noreferrer">${emphasis(escapeHtml(text))}</a>`;
+}
+
 /** Emphasis, strike-through and tags of text that is already HTML-escaped and holds no markup yet. */
 function emphasis(s) {
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
@@ -60,6 +135,12 @@ function emphasis(s) {
   s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
   return s.replace(/(^|\s)#([\p{L}][\p{L}\p{N}_/-]*)/gu, '$1<span class="tag">#$2</span>');
 }
+
+/**
+ * `[text](destination "title")` and `![alt](…)` as the hub's link parser reads them (WikiLinkParser.MARKDOWN_LINK):
+ * one level of brackets in the text, a destination in `<…>` or without blanks (balanced parentheses), a title.
+ */
+const MARKDOWN_LINK = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()<>]|\([^\s()]*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/g;
 
 /**
  * Inline markup of one line of text (not code). Code spans, wiki-links, images and links become finished HTML
@@ -72,9 +153,10 @@ function inline(text, ctx) {
   let s = String(text).replace(/[\u0000\u0001]/g, '');
   s = s.replace(/`([^`]+)`/g, (_, c) => keep(`<code>${escapeHtml(c)}</code>`));
   s = s.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (_, bang, raw) => keep(wikiLink(raw, bang === '!', ctx.linksByRaw)));
-  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, url) => keep(image(alt, url, ctx)));
-  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, url) =>
-    keep(`<a href="${escapeHtml(safeUrl(url))}" rel="noopener noreferrer">${emphasis(escapeHtml(label))}</a>`));
+  s = s.replace(MARKDOWN_LINK, (all, bang, text, dest) => {
+    const url = dest.replace(/^<(.*)>$/, '$1').trim();
+    return keep(markdownLink(all.slice(bang.length), bang === '!', text, url, ctx));
+  });
   s = emphasis(escapeHtml(s));
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => done[i]);
 }
@@ -124,7 +206,8 @@ export function renderMarkdown(text, links = [], options = {}) {
       continue;
     }
     if (line.includes('|') && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
-      const cells = l => l.trim().replace(/^\||\|$/g, '').split('|').map(c => inline(c.trim(), ctx));
+      // `\|` is a pipe inside a cell (Obsidian's `[[img.png\|300]]` in a table), not a cell border
+      const cells = l => l.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\)\|/).map(c => inline(c.trim(), ctx));
       const head = cells(line);
       i += 2;
       const rows = [];

@@ -44,17 +44,16 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 public class StoreConfig {
 
+    /** The configured model; its size must be the vector store's (a mismatch stops the start, naming both). */
     @Bean
     EmbeddingModelChoice embeddingModelChoice(PoimenProperties props) {
-        String model = props.embedding().model();
-        return model == null || model.isBlank() ? EmbeddingModelChoice.defaultChoice() : EmbeddingModelChoice.of(model);
+        return EmbeddingModelChoice.forSetting(props.embedding().model(), props.vector().dimensions());
     }
 
     @Bean
     EmbeddingModel embeddingModel(EmbeddingModelChoice choice, PoimenProperties props) {
         Path failureFile = props.faults().embeddingFailureFile();
-        EmbeddingModel model = choice.load();
-        model.embed("warm-up"); // ONNX Runtime prepares its kernels on the first run: at start-up, not in a query
+        EmbeddingModel model = choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
         return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
     }
 

@@ -1,5 +1,6 @@
 package io.poimen.memory.cli;
 
+import io.poimen.memory.config.StartRefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -30,8 +31,21 @@ public class PoimenCli implements Callable<Integer> {
         }
     }
 
+    /**
+     * A start that Spring Boot refused with a {@link StartRefusedException} was reported by it in one message
+     * (description and action); the command exits with 1 instead of printing the stack trace under it.
+     */
     static CommandLine commandLine() {
-        return new CommandLine(new PoimenCli());
+        CommandLine cli = new CommandLine(new PoimenCli());
+        cli.setExecutionExceptionHandler((e, command, parsed) -> {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof StartRefusedException) {
+                    return 1;
+                }
+            }
+            throw e;
+        });
+        return cli;
     }
 
     static ServeCommand serve(CommandLine cli) {

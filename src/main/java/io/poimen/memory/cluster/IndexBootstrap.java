@@ -6,6 +6,10 @@ import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +47,11 @@ public class IndexBootstrap {
         long t0 = System.nanoTime();
         // changes committed while loading are applied again on top by the follower: none is missed
         long mark = follower.mark();
-        tfidf.addAll(notes.allChunks());
-        graph.replace(LinkGraph.of(notes.notes().stream().map(NoteStore.NoteRow::path).toList(), notes.links()));
+        List<NoteStore.NoteRow> rows = notes.notes();
+        Map<String, Instant> changedAt = new HashMap<>();
+        rows.forEach(r -> changedAt.put(r.path(), r.updatedAt()));
+        tfidf.addAll(notes.allChunks(), changedAt);
+        graph.replace(LinkGraph.of(rows.stream().map(NoteStore.NoteRow::path).toList(), notes.links()));
         follower.startAfter(mark);
         log.info("loaded {} chunks and the link graph from the store in {} ms", tfidf.size(),
                 (System.nanoTime() - t0) / 1_000_000);

@@ -160,8 +160,9 @@ public class IndexFollower {
         for (Chunk chunk : notes.chunksOfNotes(paths)) {
             byPath.get(chunk.path()).add(chunk);
         }
+        Map<String, java.time.Instant> changedAt = notes.updatedAt(paths);
         // a note without chunks (deleted, or empty) leaves the index
-        byPath.forEach(tfidf::replacePath);
+        byPath.forEach((path, chunks) -> tfidf.replacePath(path, chunks, changedAt.get(path)));
     }
 
     private void expireGaps() {

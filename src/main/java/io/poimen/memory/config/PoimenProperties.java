@@ -73,13 +73,15 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param maxChunksPerNote chunks indexed of one note at most; the rest is reported, not embedded
      * @param bulkThreshold    a run changing at least this many notes loads pgvector without its HNSW index and
      *                         builds it once at the end (0: never)
+     * @param maxAttachmentBytes larger attachments (images, PDFs) are not served: 413 to a caller who may read them
      */
     // files-per-batch: each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
     // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
     public record Vault(@DefaultValue("data/vault") Path path, @DefaultValue("examples/vault") String seed,
                         @DefaultValue("true") boolean ingestOnStartup,
                         @DefaultValue("5242880") @Min(1) long maxFileBytes, @DefaultValue("1000") @Min(1) int filesPerBatch,
-                        @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold) {
+                        @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold,
+                        @DefaultValue("20971520") @Min(1) long maxAttachmentBytes) {
     }
 
     /** @param dir local state of the embedded mode (H2 file, Lucene indexes, audit spool) */
@@ -118,8 +120,9 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /**
      * @param batchSize chunks per embedding call
-     * @param model     in-process embedding model id (all-minilm-l6-v2-q or bge-small-en-v1.5-q; none: the
-     *                  built-in default model); a change re-embeds the vector store
+     * @param model     in-process embedding model: a built-in id (all-minilm-l6-v2-q, bge-small-en-v1.5-q,
+     *                  e5-small-v2-q; none: the built-in default model) or a folder holding an ONNX model, its
+     *                  tokenizer.json and poimen-model.yaml; a change re-embeds the vector store
      */
     public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model) {
     }
@@ -150,7 +153,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      *                     context may take without being in the plain selection
      * @param carryMinScore a chunk carried without being in the plain selection scores at least this multiple of the
      *                     lowest score the plain selection took
-     * @param statsFlushMs how often the per-project cache alignment counters are written to the database
+     * @param statsFlushMs how often the per-project cache alignment counters and the chunk selection counts are
+     *                     written to the database (and the other replicas' counts read)
      * @param store        where the sessions' previous contexts are kept: {@code memory} (this process),
      *                     {@code database} (the notes database, shared by replicas) or {@code auto} (database on
      *                     PostgreSQL, memory on the embedded H2)

@@ -36,6 +36,9 @@ public interface NoteStore {
 
     List<NoteRow> notes();
 
+    /** When each stored note of {@code paths} last changed (its row's {@code updatedAt}); absent for others. */
+    Map<String, java.time.Instant> updatedAt(Collection<String> paths);
+
     List<Chunk> chunks(Collection<String> chunkIds);
 
     List<Chunk> allChunks();

@@ -24,27 +24,24 @@ public final class QueryEmbeddingModel extends AbstractInProcessEmbeddingModel {
         this.encoder = encoder;
     }
 
-    /** Loads {@code choice}'s ONNX file from its artifact (about a second). */
+    /** Loads {@code choice}'s ONNX file (from its artifact or its folder; about a second). */
     public static QueryEmbeddingModel load(EmbeddingModelChoice choice, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("query embedding threads must be >= 1, got " + threads);
         }
-        String base = choice.id(); // each artifact holds <id>.onnx and <id>-tokenizer.json
-        ClassLoader loader = QueryEmbeddingModel.class.getClassLoader();
-        try (InputStream model = loader.getResourceAsStream(base + ".onnx");
-             InputStream tokenizer = loader.getResourceAsStream(base + "-tokenizer.json");
+        try (InputStream tokenizer = choice.tokenizer();
              OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            if (model == null || tokenizer == null) {
-                throw new IllegalStateException("model files of " + choice.id() + " not on the classpath");
-            }
             options.setIntraOpNumThreads(threads);
             options.setInterOpNumThreads(1);
             OrtEnvironment env = OrtEnvironment.getEnvironment();
-            OrtSession session = env.createSession(model.readAllBytes(), options);
+            OrtSession session = choice.session(env, options);
             return new QueryEmbeddingModel(new OnnxBertBiEncoder(env, session, tokenizer, choice.pooling()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (OrtException e) {
+        } catch (OrtException | RuntimeException e) {
+            if (choice.folder() != null) {
+                throw choice.unreadable(e);
+            }
             throw new IllegalStateException("cannot open the query session of " + choice.id(), e);
         }
     }

@@ -27,12 +27,23 @@ abstract class HubTools {
 
     public abstract List<SyncToolSpecification> specifications();
 
+    /**
+     * A tool with its title, hints and when-to-use sentence from {@link ToolGuide}; arguments that do not fit
+     * {@code schema} are answered with a one-line tool error before {@code handler} runs ({@link ToolArguments}).
+     */
     SyncToolSpecification tool(String name, String description, String schema,
                                BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest,
                                        McpSchema.CallToolResult> handler) {
+        ToolGuide.Entry guide = ToolGuide.of(name);
+        McpSchema.Tool tool = McpSchema.Tool.builder().name(name).title(guide.title())
+                .description(description + " " + guide.whenToUse()).inputSchema(mcpJson, schema)
+                .annotations(guide.annotations()).build();
         return SyncToolSpecification.builder()
-                .tool(McpSchema.Tool.builder().name(name).description(description).inputSchema(mcpJson, schema).build())
-                .callHandler(handler)
+                .tool(tool)
+                .callHandler((exchange, request) -> {
+                    String refusal = ToolArguments.refusal(tool.inputSchema(), args(request));
+                    return refusal == null ? handler.apply(exchange, request) : failure(refusal);
+                })
                 .build();
     }
 
@@ -45,9 +56,35 @@ abstract class HubTools {
                 .structuredContent(JSON.convertValue(result, Map.class)).isError(false).build();
     }
 
+    /**
+     * The answer once, as the JSON text models read, without the structured copy {@link #ok} adds: the tool declares
+     * no output schema, so the copy is optional, and for a large answer it doubles the bytes.
+     */
+    static McpSchema.CallToolResult okText(JsonNode result) {
+        return McpSchema.CallToolResult.builder().addTextContent(result.toString()).isError(false).build();
+    }
+
+    /** A route's refusal as one line: {@code HTTP 404 not_found: no such note: …}. */
     static McpSchema.CallToolResult error(HubCalls.Answer answer, String prefix) {
-        return McpSchema.CallToolResult.builder()
-                .addTextContent(prefix + "HTTP " + answer.status() + ": " + answer.json()).isError(true).build();
+        return failure(prefix + "HTTP " + answer.status() + " " + reason(answer.json()));
+    }
+
+    static McpSchema.CallToolResult failure(String line) {
+        return McpSchema.CallToolResult.builder().addTextContent(line).isError(true).build();
+    }
+
+    /** {@code error: message} of the hub's JSON error body; anything else as it came, on one line. */
+    private static String reason(String body) {
+        String reason = String.valueOf(body);
+        try {
+            JsonNode error = body == null ? null : JSON.readTree(body);
+            if (error != null && error.path("error").isTextual()) {
+                reason = error.path("error").asText() + ": " + error.path("message").asText();
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON: shown as it came
+        }
+        return reason.replaceAll("\\s+", " ").trim();
     }
 
     static String write(Object value) {

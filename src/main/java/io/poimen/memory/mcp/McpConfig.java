@@ -10,6 +10,7 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.poimen.memory.web.VaultFiles;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -90,8 +91,8 @@ public class McpConfig {
     }
 
     @Bean
-    MemoryTools memoryTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
-        return new MemoryTools(new HubCalls(producer), mcpJsonMapper);
+    MemoryTools memoryTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper, VaultFiles vaultFiles) {
+        return new MemoryTools(new HubCalls(producer), mcpJsonMapper, vaultFiles);
     }
 
     @Bean

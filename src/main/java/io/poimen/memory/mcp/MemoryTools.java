@@ -7,6 +7,10 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.poimen.memory.api.ApiException;
+import io.poimen.memory.vault.NoteVersion;
+import io.poimen.memory.web.VaultFiles;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +21,11 @@ import java.util.Map;
  * MCP request ({@link HubCalls}), so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
  */
 public class MemoryTools extends HubTools {
-    public MemoryTools(HubCalls hub, McpJsonMapper mcpJson) {
+    private final VaultFiles files;
+
+    public MemoryTools(HubCalls hub, McpJsonMapper mcpJson, VaultFiles files) {
         super(hub, mcpJson);
+        this.files = files;
     }
 
     @Override
@@ -26,11 +33,13 @@ public class MemoryTools extends HubTools {
         return List.of(
                 tool("search_memory", "Search the team's memory vault in one project: hybrid TF-IDF, semantic and "
                         + "BM25 retrieval, fused and cut to a token budget. Returns chunks with path, heading, "
-                        + "score and text.", """
+                        + "score, the note's version and text, and the context (the chunks that fit the budget).",
+                        """
                         {"type":"object","properties":{
                           "project":{"type":"string","description":"project name, e.g. poimen"},
                           "query":{"type":"string","description":"what to look for"},
-                          "top_k":{"type":"integer","minimum":1,"maximum":100,"description":"results wanted (default 10)"}},
+                          "top_k":{"type":"integer","minimum":1,"maximum":100,"description":"results wanted (default 10)"},
+                          "explain":{"type":"boolean","description":"true adds each chunk's score breakdown (default false)"}},
                          "required":["project","query"]}""", this::searchMemory),
                 tool("read_note", "Read one note of the vault as markdown, with its outgoing wiki-links and backlinks.",
                         """
@@ -44,12 +53,14 @@ public class MemoryTools extends HubTools {
 
     McpSchema.CallToolResult searchMemory(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
         Map<String, Object> args = args(request);
+        boolean explain = Boolean.TRUE.equals(args.get("explain"));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("project", args.get("project"));
         body.put("query", args.get("query"));
         if (args.get("top_k") != null) {
             body.put("top_k", args.get("top_k"));
         }
+        body.put("explain", explain);
         // the MCP client and session become the agent and session of the memory_retrieved event
         if (exchange.getClientInfo() != null) {
             body.put("agent_id", exchange.getClientInfo().name());
@@ -61,22 +72,63 @@ public class MemoryTools extends HubTools {
         if (!answer.ok()) {
             return error(answer, "");
         }
-        JsonNode response = read(answer.json());
-        ArrayNode results = JSON.createArrayNode();
-        for (JsonNode r : response.path("results")) {
-            ObjectNode item = results.addObject();
-            item.set("path", r.get("path"));
-            item.set("heading", r.get("heading"));
-            item.set("score", r.get("score"));
-            item.set("text", r.get("text"));
-            item.set("reason", r.path("breakdown").get("reason"));
-        }
+        return explain ? ok(explained(read(answer.json()))) : okText(lean(read(answer.json())));
+    }
+
+    /**
+     * What an agent uses: each chunk's path, heading, score (4 decimals), the note's version and text, and the
+     * context (the chunks to put into the prompt and their tokens); {@code degraded} only when a branch failed.
+     */
+    ObjectNode lean(JsonNode response) {
         ObjectNode out = JSON.createObjectNode();
         out.set("project", response.get("project"));
+        if (!response.path("degraded").isEmpty()) {
+            out.set("degraded", response.get("degraded"));
+        }
+        ArrayNode results = out.putArray("results");
+        Map<String, String> versions = new HashMap<>();
+        for (JsonNode r : response.path("results")) {
+            ObjectNode item = results.addObject();
+            String path = r.path("path").asText();
+            item.put("path", path);
+            item.set("heading", r.get("heading"));
+            item.put("score", Math.round(r.path("score").asDouble() * 10_000) / 10_000.0);
+            String version = versions.computeIfAbsent(path, this::version);
+            if (version != null) {
+                item.put("version", version);
+            }
+            item.set("text", r.get("text"));
+        }
+        JsonNode context = response.path("context");
+        ObjectNode outContext = out.putObject("context");
+        for (String field : List.of("chunks", "tokens_used", "token_budget")) {
+            outContext.set(field, context.get(field));
+        }
+        return out;
+    }
+
+    /** The lean answer with the route's strategy, degraded reasons and each chunk's score breakdown. */
+    ObjectNode explained(JsonNode response) {
+        ObjectNode out = lean(response);
         out.set("strategy", response.get("strategy"));
         out.set("degraded", response.get("degraded"));
-        out.set("results", results);
-        return ok(out);
+        out.set("degraded_reasons", response.get("degraded_reasons"));
+        for (int i = 0; i < out.path("results").size(); i++) {
+            JsonNode r = response.path("results").get(i);
+            ((ObjectNode) out.path("results").get(i)).put("score", r.path("score").asDouble())
+                    .set("breakdown", r.get("breakdown"));
+        }
+        out.set("context", response.get("context"));
+        return out;
+    }
+
+    /** The note's version as read_note gives it (git's blob id of its text), null when it cannot be read now. */
+    private String version(String path) {
+        try {
+            return NoteVersion.of(files.read(path));
+        } catch (ApiException e) {
+            return null;
+        }
     }
 
     McpSchema.CallToolResult readNote(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {

@@ -30,9 +30,13 @@ public class BonusUnitAdvice implements ApplicationRunner {
         if (model == EmbeddingModelChoice.ALL_MINILM_L6_V2_Q || unit == CalibratedFusion.Unit.SPREAD) {
             return Optional.empty();
         }
-        return Optional.of("poimen.embedding.model=" + model.id() + " packs its cosines more tightly than "
-                + EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.id() + ", for which the fusion's bonuses in cosine units "
-                + "were fitted: the lexical bonus will outweigh its dense list. Set fusion.calibrated.bonus_unit: "
+        String fitted = EmbeddingModelChoice.ALL_MINILM_L6_V2_Q.id();
+        String how = model.folder() != null
+                ? " is not the model the fusion's bonuses in cosine units were fitted for (" + fitted + "): if it "
+                        + "packs its cosines more tightly, the lexical bonus will outweigh its dense list."
+                : " packs its cosines more tightly than " + fitted + ", for which the fusion's bonuses in cosine "
+                        + "units were fitted: the lexical bonus will outweigh its dense list.";
+        return Optional.of("poimen.embedding.model=" + model.id() + how + " Set fusion.calibrated.bonus_unit: "
                 + "spread in policies/retrieval.yaml (docs/retrieval.md, \"Bonus unit\")");
     }
 

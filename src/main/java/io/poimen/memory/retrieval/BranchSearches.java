@@ -10,10 +10,12 @@ import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.VectorModelException;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.retrieval.query.QueryIntent;
+import io.poimen.memory.retrieval.select.HitCounts;
 import io.poimen.memory.retrieval.select.MetadataBooster;
+import io.poimen.memory.retrieval.select.RecencyAndHits;
 import io.poimen.memory.retrieval.select.SelectionItem;
+import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -36,6 +38,8 @@ public class BranchSearches {
     private final LexicalIndex lexical;
     private final Availability embedding;
     private final String queryPrefix;
+    private final HitCounts hits;
+    private final Clock clock;
 
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
                           Availability embedding) {
@@ -45,6 +49,17 @@ public class BranchSearches {
     /** @param queryPrefix what the embedding model wants in front of a query (BGE's instruction), or "" */
     public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
                           Availability embedding, String queryPrefix) {
+        this(tfidf, vectors, lexical, embedding, queryPrefix, HitCounts.NONE, Clock.systemUTC());
+    }
+
+    /**
+     * @param hits  selection counts per project and chunk, for the TF-IDF branch's hit factor
+     * @param clock now, for its recency factor
+     */
+    public BranchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical, Availability embedding,
+                          String queryPrefix, HitCounts hits, Clock clock) {
+        this.hits = hits;
+        this.clock = clock;
         this.queryPrefix = queryPrefix;
         this.tfidf = tfidf;
         this.vectors = vectors;
@@ -60,7 +75,9 @@ public class BranchSearches {
     /**
      * TF-IDF scores with the chunk-metadata boosts of the design notes (key term ×1.5, category ×1.3 by default):
      * they multiply this branch's score, as the notes' score_chunk_with_metadata does. Applied to the fused
-     * score instead, they lowered nDCG@10 on both benchmark sets for every method.
+     * score instead, they lowered nDCG@10 on both benchmark sets for every method. Then the recency and hit
+     * factors ({@link RecencyAndHits}, off by default): they reorder the branch's own candidates, which are all
+     * notes the caller may read, each by its own note time and its own selection count in the query's project.
      */
     public BranchResult tfidf(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
         long t0 = System.nanoTime();
@@ -74,15 +91,22 @@ public class BranchSearches {
             return hits;
         }
         var booster = booster(ctx.settings).forQuery(ctx.query);
+        RecencyAndHits usage = ctx.settings.recencyAndHits();
+        boolean used = usage.recencyOn() || usage.hitsOn();
+        long now = used ? clock.millis() : 0;
         List<Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
-            // the index keeps the key terms and category: no chunk row is read here
+            // the index keeps the key terms, category and note time: no chunk row is read here
             TfIdfIndex.ChunkMetadataView m = tfidf.metadata(h.chunkId());
             double factor = m == null ? 1.0 : booster.apply(new SelectionItem(h.chunkId(), m.path(), 0,
                     h.score(), 0, "", m.keyTerms(), m.category())).factor();
+            if (used && m != null) {
+                factor *= usage.factor(m.noteTimeMillis(),
+                        usage.hitsOn() ? this.hits.count(ctx.request.project(), h.chunkId()) : 0, now);
+            }
             out.add(new Hit(h.chunkId(), h.score() * factor));
         }
-        out.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
+        out.sort(Hit.BEST_FIRST);
         return out;
     }
 

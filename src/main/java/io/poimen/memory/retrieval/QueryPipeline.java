@@ -139,12 +139,13 @@ public class QueryPipeline {
     /**
      * Last step before the JSON: times what ran since selection (the session arrangement, the agent event) as
      * {@code session} and takes {@code total} again, so that the route's total holds every step of the route.
+     * With {@code explain: false} the results go without their score breakdowns.
      */
     public QueryResponse answered(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
                                   @Body QueryResponse response) {
         ctx.time("session", ctx.mark);
         ctx.time("total", ctx.startedNanos);
-        return response;
+        return Boolean.FALSE.equals(ctx.request.explain()) ? response.withoutBreakdowns() : response;
     }
 
     /**
@@ -256,6 +257,6 @@ public class QueryPipeline {
         return new RetrievalSettings(f, s.keyTermBoost(), s.categoryBoost(), s.candidatesPerBranch(),
                 r.topK() != null ? r.topK() : s.topK(),
                 r.budgetTokens() != null ? r.budgetTokens() : s.budgetTokens(), s.shingleSize(), s.jaccard(),
-                s.calibration(), s.minTokensForHybrid(), s.gate());
+                s.calibration(), s.minTokensForHybrid(), s.gate(), s.recencyAndHits());
     }
 }

@@ -19,6 +19,13 @@ public record QueryResponse(String project, String strategy, String route, List<
                 newCalls);
     }
 
+    /** The same answer with each result's score breakdown left out ({@code explain: false}). */
+    public QueryResponse withoutBreakdowns() {
+        List<Result> lean = results.stream().map(r -> new Result(r.docId(), r.path(), r.heading(), r.breadcrumb(),
+                r.text(), r.score(), null)).toList();
+        return new QueryResponse(project, strategy, route, degraded, degradedReasons, lean, context, timingsMs, calls);
+    }
+
     /** One selected chunk with its score breakdown. */
     public record Result(String docId, String path, String heading, List<String> breadcrumb, String text,
                          double score, Breakdown breakdown) {

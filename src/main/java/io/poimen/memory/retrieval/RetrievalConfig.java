@@ -11,7 +11,9 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.security.AuditedAccess;
+import io.poimen.memory.retrieval.select.HitCounts;
 import io.poimen.memory.security.CallerResolver;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,8 +38,8 @@ public class RetrievalConfig {
 
     @Bean
     BranchSearches branchSearches(TfIdfIndex tfidf, VectorIndex vectors, LexicalIndex lexical,
-                                  Availability embedding, EmbeddingModelChoice model) {
-        return new BranchSearches(tfidf, vectors, lexical, embedding, model.queryPrefix());
+                                  Availability embedding, EmbeddingModelChoice model, HitCounts hits) {
+        return new BranchSearches(tfidf, vectors, lexical, embedding, model.queryPrefix(), hits, Clock.systemUTC());
     }
 
     /** Query vectors of the last hour; the key names the model so a model change never serves old vectors. */

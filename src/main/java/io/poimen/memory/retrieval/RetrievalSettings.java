@@ -5,18 +5,27 @@ import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionSettings;
 import io.poimen.memory.retrieval.query.QueryRouter;
+import io.poimen.memory.retrieval.select.RecencyAndHits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Everything {@code policies/retrieval.yaml} sets: fusion, per-branch thresholds, boosts, candidate counts,
- * the shortest query that may use the embedding, and the selection (top-k, token budget, near-duplicate removal).
+ * Everything {@code policies/retrieval.yaml} sets: fusion, per-branch thresholds, boosts (metadata, recency and
+ * hits of the TF-IDF branch), candidate counts, the shortest query that may use the embedding, and the selection
+ * (top-k, token budget, near-duplicate removal).
  */
 public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                                 int candidatesPerBranch, int topK, int budgetTokens,
                                 int shingleSize, double jaccard,
                                 CalibratedFusion.Bonuses calibration, int minTokensForHybrid,
-                                AdaptiveFusion.Gate gate) {
+                                AdaptiveFusion.Gate gate, RecencyAndHits recencyAndHits) {
+
+    public RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
+                             int candidatesPerBranch, int topK, int budgetTokens, int shingleSize, double jaccard,
+                             CalibratedFusion.Bonuses calibration, int minTokensForHybrid, AdaptiveFusion.Gate gate) {
+        this(fusion, keyTermBoost, categoryBoost, candidatesPerBranch, topK, budgetTokens, shingleSize, jaccard,
+                calibration, minTokensForHybrid, gate, RecencyAndHits.OFF);
+    }
 
     public RetrievalSettings(FusionSettings fusion, double keyTermBoost, double categoryBoost,
                              int candidatesPerBranch, int topK, int budgetTokens, int shingleSize, double jaccard,
@@ -63,7 +72,26 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                         CalibratedFusion.Unit.of(str(calibrated, "bonus_unit", d.calibration().unit().name()))),
                 (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
-                        num(adaptive, "power", d.gate().power())));
+                        num(adaptive, "power", d.gate().power())),
+                recencyAndHits(boosts, d.recencyAndHits()));
+    }
+
+    /** {@code boosts.recency} and {@code boosts.hits}; each value is checked as it is read, so a bad one names its key. */
+    private static RecencyAndHits recencyAndHits(Map<String, Object> boosts, RecencyAndHits d) {
+        Map<String, Object> recency = map(boosts, "recency");
+        double recencyWeight = atLeast(recency, "weight", d.recencyWeight(), true);
+        double halfLife = atLeast(recency, "half_life_days", d.halfLifeDays(), false);
+        Map<String, Object> hits = map(boosts, "hits");
+        double hitWeight = atLeast(hits, "weight", d.hitWeight(), true);
+        return new RecencyAndHits(recencyWeight, halfLife, hitWeight, atLeast(hits, "half_count", d.halfCount(), false));
+    }
+
+    private static double atLeast(Map<String, Object> y, String key, double fallback, boolean zeroAllowed) {
+        double v = num(y, key, fallback);
+        if (!Double.isFinite(v) || v < 0 || (!zeroAllowed && v == 0)) {
+            throw new IllegalArgumentException(key + " must be a number " + (zeroAllowed ? "≥ 0" : "> 0") + ", got " + v);
+        }
+        return v;
     }
 
     /** {@code defaults}, then one number per branch name under {@code key} (a branch a route adds, too). */

@@ -16,7 +16,9 @@ import java.util.Optional;
  * candidates go to the closest one: longest common folder prefix with the source, then shortest path, then
  * alphabetical. Each path form also matches a folder note ({@code <dir>/SKILL.md}, {@code <dir>/index.md},
  * {@code <dir>/<dir>.md}), so {@code [[shared:skills/SKILL-x]]} reaches the skill's {@code SKILL.md}.
- * Immutable and thread-safe once built.
+ * Attachments resolve the same way by their full file name ({@code ![[diagram.png]]}, {@code ![a](../img/d.png)},
+ * {@code ![a](/projects/p/img/d.png)}). A policy file ({@link PolicyFileNames}) is never a target: the hub serves
+ * it to no one, so a link to it is unresolved and reported. Immutable and thread-safe once built.
  */
 public final class LinkResolver {
     private static final List<String> FOLDER_NOTES = List.of("SKILL.md", "index.md");
@@ -28,6 +30,9 @@ public final class LinkResolver {
 
     private LinkResolver(Collection<String> paths, Map<String, List<String>> aliasesByPath) {
         for (String p : paths) {
+            if (PolicyFileNames.policyName(fileName(p))) {
+                continue;
+            }
             exact.put(p, p);
             add(byLowerPath, p.toLowerCase(Locale.ROOT), p);
             add(byLowerName, lower(fileName(p)), p);
@@ -35,7 +40,7 @@ public final class LinkResolver {
         aliasesByPath.forEach((path, aliases) -> aliases.forEach(a -> add(byLowerAlias, lower(a.strip()), path)));
     }
 
-    /** @param paths every vault file (notes and attachments), vault-relative with {@code /} */
+    /** @param paths every vault file (notes, attachments, policy files), vault-relative with {@code /} */
     public static LinkResolver of(Collection<String> paths, Map<String, List<String>> aliasesByPath) {
         return new LinkResolver(paths, aliasesByPath == null ? Map.of() : aliasesByPath);
     }

@@ -5,7 +5,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -16,7 +15,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 /**
  * {@code POST /memory/query} straight into {@code direct:query}, the route the {@code rest:} block of
  * {@code routes/query.camel.yaml} targets, without Spring MVC's dispatch and the platform-http binding around it:
- * the two were about a third of the HTTP layer's CPU per query (docs/retrieval.md). The servlet filters and the
+ * the two were about a third of the HTTP layer's CPU per query (docs/retrieval-history.md). The servlet filters and the
  * security chain run as for every other path; the caller and trace id they stored are bound to the exchange as for
  * MCP tool calls. The answer goes out as bytes with its Content-Length, flushed at once; the status, Content-Type
  * and the allow-listed headers are the route's ({@link ApiHeaderFilterStrategy}).
@@ -53,25 +52,10 @@ public class QueryServlet extends HttpServlet {
             ExchangeSecurity.bind(ex, request);
             ex.getMessage().setBody(body);
         });
-        if (done.getException() != null) {
-            // api-errors handles every Exception; what is left is an Error thrown past it
-            log.error("request {} failed", done.getExchangeId(), done.getException());
-            JsonErrorBody.write(response, 500, "internal_error", "internal error; see the hub log for trace "
-                    + ExchangeSecurity.traceId(done));
+        if (RouteAnswer.failed(done, response, log)) {
             return;
         }
-        Integer status = done.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        response.setStatus(status != null ? status : 200);
-        for (Map.Entry<String, Object> h : done.getMessage().getHeaders().entrySet()) {
-            if (h.getValue() != null && ApiHeaderFilterStrategy.responseHeader(h.getKey())) {
-                response.setHeader(h.getKey(), h.getValue().toString());
-            }
-        }
-        byte[] json = done.getMessage().getBody(byte[].class);
-        if (json != null) {
-            response.setContentLength(json.length);
-            response.getOutputStream().write(json);
-        }
+        RouteAnswer.write(done, response, 200);
         // the answer is complete: the client has it before the filters unwind (meters, context clean-up)
         response.flushBuffer();
     }

@@ -32,6 +32,21 @@ public class WebConfig {
         return servlet;
     }
 
+    /** Ahead of the DispatcherServlet for its exact path: attachments streamed from the open file. */
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    ServletRegistrationBean<AttachmentServlet> attachmentServlet(ProducerTemplate producer) {
+        ServletRegistrationBean<AttachmentServlet> servlet = new ServletRegistrationBean<>(
+                new AttachmentServlet(producer, "direct:vault-attachment"), AttachmentServlet.PATH);
+        servlet.setName("vault-attachment");
+        return servlet;
+    }
+
+    @Bean
+    VaultAttachments vaultAttachments(PoimenProperties props, CallerResolver callers, AccessChecks checks) {
+        return new VaultAttachments(props.vault().path(), callers, checks, props.vault().maxAttachmentBytes());
+    }
+
     @Bean
     VaultFiles vaultFiles(PoimenProperties props) {
         return new VaultFiles(props.vault().path());

@@ -53,6 +53,9 @@ class IndexFollowerTest {
         save(note("projects/p/b.md", "# Beta\n\nPlain words.\n"));
         assertThat(follower.poll()).isEqualTo(2);
         assertThat(tfidf.search("quorumix", "p", null, 5)).hasSize(1);
+        assertThat(tfidf.metadata(tfidf.search("quorumix", "p", null, 5).get(0).chunkId()).noteTimeMillis())
+                .as("the note row's time, for the recency factor").isEqualTo(Instant.parse("2026-01-01T00:00:00Z")
+                        .toEpochMilli());
         assertThat(graph.current().notes()).containsExactlyInAnyOrder("projects/p/a.md", "projects/p/b.md");
         assertThat(follower.poll()).as("nothing new").isZero();
 
@@ -63,6 +66,19 @@ class IndexFollowerTest {
         assertThat(tfidf.search("zentrox", "p", null, 5)).hasSize(1);
         assertThat(tfidf.search("plain words", "p", null, 5)).isEmpty();
         assertThat(graph.current().notes()).containsExactly("projects/p/a.md");
+    }
+
+    /** A replica that starts loads each note's time with its chunks (the recency factor reads no row later). */
+    @Test
+    void aStartingReplicaLoadsTheNoteTimesWithTheChunks() throws Exception {
+        save(note("projects/p/a.md", "# Alpha\n\nThe quorumix daemon.\n"));
+        TfIdfIndex fresh = new TfIdfIndex(TfIdfIndex.DEFAULT_METADATA_WEIGHT);
+        GraphService freshGraph = new GraphService();
+        JdbcNoteStore store = new JdbcNoteStore(db, "starting");
+        new IndexBootstrap(store, fresh, freshGraph, null, null,
+                new IndexFollower(db, store, fresh, freshGraph, "starting"), null).loadFromStore();
+        assertThat(fresh.metadata(fresh.search("quorumix", "p", null, 5).get(0).chunkId()).noteTimeMillis())
+                .isEqualTo(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import io.poimen.memory.config.StartRefusedException;
 import org.junit.jupiter.api.Test;
 
 class EmbeddingModelChoiceTest {
@@ -14,7 +15,7 @@ class EmbeddingModelChoiceTest {
         assertThat(EmbeddingModelChoice.of("all-minilm-l6-v2-q")).isEqualTo(EmbeddingModelChoice.ALL_MINILM_L6_V2_Q);
         assertThat(EmbeddingModelChoice.of("E5-small-v2-q")).isEqualTo(EmbeddingModelChoice.E5_SMALL_V2_Q);
         assertThatThrownBy(() -> EmbeddingModelChoice.of("bge-large"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-large")
+                .isInstanceOf(StartRefusedException.class).hasMessageContaining("bge-large")
                 .hasMessageContaining("all-minilm-l6-v2-q").hasMessageContaining("bge-small-en-v1.5-q").hasMessageContaining("e5-small-v2-q");
     }
 
@@ -32,7 +33,7 @@ class EmbeddingModelChoiceTest {
     @Test
     void everyModelLoads_as384Dimensional_andEachEmbedsDifferently() {
         java.util.List<float[]> vectors = new java.util.ArrayList<>();
-        for (EmbeddingModelChoice choice : EmbeddingModelChoice.values()) {
+        for (EmbeddingModelChoice choice : EmbeddingModelChoice.builtIns()) {
             EmbeddingModel model = choice.load();
             float[] v = model.embed("pods restart after a deploy").content().vector();
             assertThat(v).as(choice.id()).hasSize(384);

@@ -7,13 +7,13 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class QueryEmbeddingModelTest {
 
     /** The query session must give the vectors the stored chunks were embedded with, for every model. */
     @ParameterizedTest
-    @EnumSource(EmbeddingModelChoice.class)
+    @MethodSource("io.poimen.memory.index.EmbeddingModelChoice#builtIns")
     void embedsLikeTheModelItIsASessionOf(EmbeddingModelChoice choice) {
         EmbeddingModel ingest = choice.load();
         EmbeddingModel query = QueryEmbeddingModel.load(choice, 1);

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
+import io.poimen.memory.testsupport.ModelFolders;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BonusUnitAdviceTest {
 
@@ -20,5 +23,17 @@ class BonusUnitAdviceTest {
             assertThat(BonusUnitAdvice.advice(m, CalibratedFusion.Unit.COSINE)).get().asString()
                     .contains(m.id()).contains("bonus_unit: spread");
         }
+    }
+
+    /** A folder model's cosine scale is not known: the advice says so, and spread silences it. */
+    @Test
+    void aFolderModelWithCosineUnitBonusesIsWarnedAboutToo(@TempDir Path dir) {
+        EmbeddingModelChoice minilm = EmbeddingModelChoice.ALL_MINILM_L6_V2_Q;
+        EmbeddingModelChoice folder = EmbeddingModelChoice.of(ModelFolders.copyOf(minilm, dir.resolve("m"),
+                ModelFolders.descriptorOf(minilm, "team-model", "mean")).toString());
+        assertThat(BonusUnitAdvice.advice(folder, CalibratedFusion.Unit.COSINE)).get().asString()
+                .contains(folder.id()).contains("is not the model the fusion's bonuses in cosine units were fitted for")
+                .contains("bonus_unit: spread");
+        assertThat(BonusUnitAdvice.advice(folder, CalibratedFusion.Unit.SPREAD)).isEmpty();
     }
 }

@@ -92,8 +92,9 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
     }
 
     /**
-     * Existence probes (issue: existence oracles): a path under an existing note, a note or project the caller may
-     * not read, each against its missing twin, at every note and project surface; the same answer but for the name,
+     * Existence probes (issue: existence oracles): a path under an existing note, a note, attachment or project the
+     * caller may not read, each against its missing twin, at every note, attachment and project surface; the same
+     * answer but for the name,
      * and no probe logs a policy ERROR or moves {@code poimen_policy_rejected}.
      */
     @Test
@@ -104,7 +105,8 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
                         "shared/skills/SKILL-private-debug/SKILL.md"),
                 List.of(PLANTED_PATH, "projects/ml-training/runbooks/gpu-node.md",
                         "shared/skills/SKILL-private-debug/SKILL.md"),
-                List.of("ml-training"), List.of(PLANTED_TEXT, PLANTED_HEADING, "not_in_", "_default_deny",
+                List.of("ml-training"), List.of(PLANTED_ATTACHMENT),
+                List.of(PLANTED_TEXT, PLANTED_HEADING, "not_in_", "_default_deny",
                         "policy_unparseable", "ml-team"));
         try (PolicyTrace trace = PolicyTrace.start(meters)) {
             int sent = probes.run(400);
@@ -114,6 +116,7 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
             trace.assertNothingLeft();
         }
         assertThat(probes.statuses.keySet()).anyMatch(k -> k.endsWith(" 403")).anyMatch(k -> k.endsWith(" 404"))
+                .contains("GET /memory/vault/attachment 404")
                 .anyMatch(k -> k.endsWith(" 200"));
     }
 

@@ -13,15 +13,17 @@ import java.util.TreeMap;
 /**
  * Generated existence probes (docs/security.md, "What a refused caller is told"): each probe is a pair of requests
  * that differ only in a name, one naming something that exists (a path under an existing note, denied or readable;
- * a note or a project the caller may not read) and one naming something that does not (a path under a note that
- * does not exist, a project that does not exist), at the note, access-check, listing, reachability, query and
- * agent-event surfaces. Both answers must be the same but for the name: status, content type and body (the error
+ * a note, an attachment or a project the caller may not read) and one naming something that does not (a path under a
+ * note that does not exist, a missing attachment, a project that does not exist), at the note, attachment,
+ * access-check, listing, reachability, query and agent-event surfaces. Both answers must be the same but for the name: status, content type and body (the error
  * code and the message's wording included), and never a 5xx.
  */
 public final class ExistenceProbes {
     /** What a path under a note may continue with. */
     static final String[] UNDER = {"/x.md", "/_access.yaml", "/a/b.md", "/x.md#heading", "/_access.yml",
             "/sub/deeper/n.md"};
+    /** What a path under an attachment may continue with (served extensions, so the type check lets it through). */
+    static final String[] UNDER_ATTACHMENT = {"", "", "/x.png", "/a/b.pdf", "/_access.yaml.svg"};
 
     private final Random random;
     private final int port;
@@ -29,6 +31,7 @@ public final class ExistenceProbes {
     private final List<String> notes;
     private final List<String> deniedNotes;
     private final List<String> deniedProjects;
+    private final List<String> deniedAttachments;
     private final List<String> forbidden;
     public final Map<String, Integer> statuses = new TreeMap<>();
 
@@ -41,6 +44,16 @@ public final class ExistenceProbes {
      */
     public ExistenceProbes(long seed, int port, List<String> tokens, List<String> notes, List<String> deniedNotes,
                            List<String> deniedProjects, List<String> forbidden) {
+        this(seed, port, tokens, notes, deniedNotes, deniedProjects, List.of(), forbidden);
+    }
+
+    /**
+     * @param deniedAttachments existing attachments (images, PDFs) every token's caller may not read, probed
+     *                          themselves and under, against a missing twin at {@code GET /memory/vault/attachment}
+     */
+    public ExistenceProbes(long seed, int port, List<String> tokens, List<String> notes, List<String> deniedNotes,
+                           List<String> deniedProjects, List<String> deniedAttachments, List<String> forbidden) {
+        this.deniedAttachments = deniedAttachments;
         this.random = new Random(seed);
         this.port = port;
         this.tokens = tokens;
@@ -56,9 +69,16 @@ public final class ExistenceProbes {
         for (int i = 0; i < pairs; i++) {
             String token = tokens.get(random.nextInt(tokens.size()));
             boolean project = !deniedProjects.isEmpty() && random.nextInt(3) == 0;
+            boolean attachment = !project && !deniedAttachments.isEmpty() && random.nextInt(3) == 0;
             String existing;
             String missing;
-            if (project) {
+            if (attachment) {
+                String file = deniedAttachments.get(random.nextInt(deniedAttachments.size()));
+                String under = UNDER_ATTACHMENT[random.nextInt(UNDER_ATTACHMENT.length)];
+                int dot = file.lastIndexOf('.');
+                existing = file + under;
+                missing = file.substring(0, dot) + "-nope" + file.substring(dot) + under;
+            } else if (project) {
                 existing = deniedProjects.get(random.nextInt(deniedProjects.size()));
                 missing = "no-such-project-" + random.nextInt(1000);
             } else {
@@ -70,7 +90,8 @@ public final class ExistenceProbes {
                 existing = note + under;
                 missing = note.replace(".md", "-nope.md") + under;
             }
-            String[] surface = project ? projectSurface() : pathSurface();
+            String[] surface = attachment ? new String[] {"GET", "/memory/vault/attachment", "path"}
+                    : project ? projectSurface() : pathSurface();
             HostileRequests.Answer a = HostileRequests.exchange(port, request(surface, existing, token));
             HostileRequests.Answer b = HostileRequests.exchange(port, request(surface, missing, token));
             String what = surface[0] + " " + surface[1] + " " + existing + " / " + missing + " → " + a.status() + ": "

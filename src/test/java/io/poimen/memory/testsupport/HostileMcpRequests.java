@@ -26,6 +26,16 @@ import java.util.TreeMap;
 public final class HostileMcpRequests {
     static final String[] TOOLS = {"search_memory", "read_note", "list_skills", "build_context", "recent_changes",
             "propose_edit", "draft_status"};
+    static final Map<String, List<String>> ARGUMENTS = Map.of(
+            "search_memory", List.of("project", "query", "top_k", "explain"),
+            "read_note", List.of("path"),
+            "list_skills", List.of(),
+            "build_context", List.of("path", "budget_tokens", "hops"),
+            "recent_changes", List.of("since", "limit"),
+            "propose_edit", List.of("path", "content", "message"),
+            "draft_status", List.of("draft_id"));
+    static final List<String> EVERY_ARGUMENT = List.of("project", "query", "top_k", "explain", "path", "hops",
+            "budget_tokens", "since", "limit", "content", "message", "draft_id");
     static final HostileRequests.Endpoint MCP = new HostileRequests.Endpoint("POST", "/mcp");
 
     private final Random random;
@@ -191,13 +201,18 @@ public final class HostileMcpRequests {
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}");
     }
 
-    /** tools/call of a random tool with hostile arguments. */
+    /**
+     * tools/call of a random tool with hostile arguments: mostly under the tool's own argument names (a call with a
+     * name the tool does not take is refused before the tool runs, so such calls would not reach the routes),
+     * one in eight calls under every name of every tool.
+     */
     private String toolCall() {
         String tool = random.nextInt(12) == 0 ? pick("no_such_tool", "", "../read_note", "READ_NOTE")
                 : TOOLS[random.nextInt(TOOLS.length)];
+        List<String> names = random.nextInt(8) == 0 || !ARGUMENTS.containsKey(tool)
+                ? EVERY_ARGUMENT : ARGUMENTS.get(tool);
         StringBuilder args = new StringBuilder("{");
-        for (String name : List.of("project", "query", "top_k", "path", "hops", "budget_tokens", "since", "limit",
-                "content", "message", "draft_id")) {
+        for (String name : names) {
             if (random.nextInt(3) > 0) {
                 args.append(args.length() > 1 ? "," : "").append('"').append(name).append("\":").append(value());
             }

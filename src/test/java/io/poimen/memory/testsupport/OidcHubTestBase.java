@@ -22,7 +22,8 @@ import org.springframework.util.FileSystemUtils;
 /**
  * The hub in oidc mode on a random port, against a real issuer (mock-oauth2-server), serving a copy of the example
  * vault with one planted note only the ml-team may read ({@link #PLANTED_PATH}, text {@link #PLANTED_TEXT} under
- * the heading {@link #PLANTED_HEADING}). Subclasses share one context and one issuer.
+ * the heading {@link #PLANTED_HEADING}) and an image beside it ({@link #PLANTED_ATTACHMENT}, the example diagram
+ * with {@link #PLANTED_TEXT} after its end). Subclasses share one context and one issuer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "poimen.security.mode=oidc",
@@ -36,6 +37,7 @@ public abstract class OidcHubTestBase {
     public static final String PLANTED_PATH = "projects/ml-training/runbooks/planted-secret.md";
     public static final String PLANTED_TEXT = "zorblaxplanted7781";
     public static final String PLANTED_HEADING = "Quillfeather Planted Heading";
+    public static final String PLANTED_ATTACHMENT = "projects/ml-training/runbooks/planted-diagram.png";
     protected static final Path VAULT = Path.of("target/it-oidc-hub/vault-" + UUID.randomUUID());
     protected static final MockOAuth2Server OAUTH = new MockOAuth2Server();
     protected static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -57,9 +59,19 @@ public abstract class OidcHubTestBase {
             FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
             Files.writeString(VAULT.resolve(PLANTED_PATH), "# Planted secret\n\n## " + PLANTED_HEADING
                     + "\n\nThe GPU node runbook secret is " + PLANTED_TEXT + " for gpu node drains.\n");
+            Files.write(VAULT.resolve(PLANTED_ATTACHMENT), plantedAttachment());
         }
         registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
         registry.add("poimen.vault.path", () -> VAULT.toString());
+    }
+
+    /** The bytes of {@link #PLANTED_ATTACHMENT}: a valid PNG followed by {@link #PLANTED_TEXT}. */
+    public static byte[] plantedAttachment() throws IOException {
+        byte[] png = Files.readAllBytes(Path.of("examples/vault/projects/poimen/attachments/cluster-diagram.png"));
+        byte[] marker = PLANTED_TEXT.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = java.util.Arrays.copyOf(png, png.length + marker.length);
+        System.arraycopy(marker, 0, out, png.length, marker.length);
+        return out;
     }
 
     public static String token(String sub, List<String> groups, List<String> roles) {

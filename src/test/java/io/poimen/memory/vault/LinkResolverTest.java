@@ -126,6 +126,35 @@ class LinkResolverTest {
         assertThat(resolve("top.md", "[[spec.pdf]]").resolvedPath()).isEqualTo("projects/rust-guide/docs/spec.pdf");
     }
 
+    /** Obsidian's three forms for an embedded image: a bare name, a path relative to the note, a vault path. */
+    @Test
+    void embeddedImagesByBareNameRelativePathAndVaultPath() {
+        String note = "projects/poimen/tools/kubectl.md";
+        assertThat(resolve(note, "![[Diagram.png|300]]").resolvedPath()).isEqualTo("projects/poimen/assets/Diagram.png");
+        assertThat(resolve(note, "![flow](../assets/Diagram.png)").resolvedPath())
+                .isEqualTo("projects/poimen/assets/Diagram.png");
+        assertThat(resolve(note, "![flow](assets/Diagram.png \"the flow\")").resolvedPath())
+                .isEqualTo("projects/poimen/assets/Diagram.png");
+        assertThat(resolve(note, "![flow](/projects/poimen/assets/Diagram.png)").resolvedPath())
+                .isEqualTo("projects/poimen/assets/Diagram.png");
+        assertThat(resolve(note, "![[projects/rust-guide/docs/spec.pdf]]").resolvedPath())
+                .isEqualTo("projects/rust-guide/docs/spec.pdf");
+        assertThat(resolve(note, "![[missing-diagram.png]]").resolved()).isFalse();
+        assertThat(resolve(note, "![gone](../assets/gone.png)").resolved()).isFalse();
+    }
+
+    /** The hub serves a policy file to no one: a link to one is unresolved (and so reported), never a path. */
+    @Test
+    void aPolicyFileIsNeverALinkTarget() {
+        assertThat(resolve("top.md", "![[_access.yaml]]").resolved()).isFalse();
+        assertThat(resolve("top.md", "[[shared/skills/SKILL-kubernetes-debugging/_access.yaml]]").resolved()).isFalse();
+        LinkResolver nearMiss = LinkResolver.of(List.of("p/_access.yaml.png", "p/access.yml", "p/plan.png"), Map.of());
+        assertThat(nearMiss.resolve(parser.parse("p/n.md", "![[_access.yaml.png]]").get(0)).resolved()).isFalse();
+        assertThat(nearMiss.resolve(parser.parse("p/n.md", "[[access.yml]]").get(0)).resolved()).isFalse();
+        assertThat(nearMiss.resolve(parser.parse("p/n.md", "![[plan.png]]").get(0)).resolvedPath())
+                .isEqualTo("p/plan.png");
+    }
+
     @Test
     void sharedPrefixAndSkillName() {
         WikiLink prefixed = resolve("projects/poimen/index.md", "[[shared:skills/SKILL-kubernetes-debugging]]");

@@ -9,6 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.poimen.memory.grc.GrcTestSupport;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import io.poimen.memory.testsupport.Browsers;
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +24,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
@@ -48,7 +53,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web UI in real headless Chromium (Debian's chromium and chromium-driver; missing, the test fails): pick a project, open a note, follow
  * a wiki-link, search and read a breakdown, submit an edit through the real GRC route (a branch pushed to the bare
- * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live.
+ * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live, see a
+ * note's embedded diagram and every other attachment form, and open an SVG with a script on its own (nothing runs).
  * Each step saves a screenshot under {@code docs/screenshots/}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -228,5 +234,127 @@ class WebUiBrowserTest extends HubWebTestBase {
                 .isSortedAccordingTo(java.util.Comparator.reverseOrder());
         ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
         screenshot("07-agent-workspace-live.png");
+    }
+
+    static final String DIAGRAM = "projects/poimen/attachments/cluster-diagram.png";
+
+    /** The width the image has once its bytes arrived (0 before, or when they are not an image). */
+    long naturalWidth(WebElement img) {
+        return ((Number) ((JavascriptExecutor) browser).executeScript(
+                "return arguments[0].complete ? arguments[0].naturalWidth : 0", img)).longValue();
+    }
+
+    /** The colour at {@code (x, y)} of a screenshot; negative: from the middle. */
+    static Color colorAt(byte[] png, int x, int y) throws IOException {
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+        return new Color(image.getRGB(x < 0 ? image.getWidth() / 2 : x, y < 0 ? image.getHeight() / 2 : y));
+    }
+
+    @Test
+    @Order(6)
+    void showsTheEmbeddedDiagramOfANoteFromTheAttachmentEndpoint() throws IOException {
+        browser.get(base() + "/#/note/projects/poimen/memories/cluster-layout.md");
+        waitForTitle("Cluster layout");
+        WebElement img = visible("#preview img.attachment[data-attachment='" + DIAGRAM + "']");
+        wait.until(d -> naturalWidth(img) > 0);
+        assertThat(naturalWidth(img)).isEqualTo(640);
+        assertThat(img.getAttribute("src")).as("bytes fetched with the session's bearer").startsWith("blob:");
+        assertThat(browser.findElements(By.cssSelector("#preview .attachment.missing, #preview .unresolved")))
+                .isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#outlinks a[data-attachment='" + DIAGRAM + "']"))).hasSize(1);
+        screenshot("08-note-with-attachment.png");
+        // the next note revokes the blob: URL
+        String blob = img.getAttribute("src");
+        visible("#tree a[data-path='projects/poimen/tools/kubectl.md']").click();
+        waitForTitle("kubectl debugging commands");
+        Object status = ((JavascriptExecutor) browser).executeAsyncScript("const [blob, done] = arguments;"
+                + "const i = new Image(); i.onload = () => done('readable'); i.onerror = () => done('revoked');"
+                + "i.src = blob;", blob);
+        assertThat(status).isEqualTo("revoked");
+    }
+
+    @Test
+    @Order(7)
+    void rendersEveryAttachmentFormAndAnSvgRunsNoScriptInTheNoteOrOnItsOwn(@TempDir Path downloads)
+            throws Exception {
+        Path attachments = GIT_ROOT.resolve("vault/projects/poimen/attachments");
+        String svg = "projects/poimen/attachments/ui-flow.svg";
+        // green, unless a script or an event handler ran and turned it red
+        Files.writeString(attachments.resolve("ui-flow.svg"), """
+                <svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" onload="document.getElementById('r')\
+                .setAttribute('fill', 'red')"><rect id="r" width="200" height="200" fill="rgb(0,160,0)"/>\
+                <script>document.getElementById('r').setAttribute('fill', 'red')</script></svg>""");
+        byte[] pdf = "%PDF-1.4\n% runbook export\n".getBytes(StandardCharsets.US_ASCII);
+        Files.write(attachments.resolve("ui-runbook.pdf"), pdf);
+        try {
+            browser.get(base() + "/#/note/projects/poimen/memories/cluster-layout.md");
+            waitForTitle("Cluster layout");
+            // the real renderer and loader on a note whose links the hub resolved as given here
+            Object rendered = ((JavascriptExecutor) browser).executeAsyncScript("""
+                    const [text, links, done] = arguments;
+                    Promise.all([import('/js/markdown.js'), import('/js/attachments.js')]).then(([md, at]) => {
+                      at.releaseAttachments();
+                      const box = document.getElementById('preview');
+                      box.innerHTML = md.renderMarkdown(text, links, {});
+                      at.showAttachments(box);
+                      done('ok');
+                    }, e => done(String(e)));""", """
+                    # Attachments
+                    ![[cluster-diagram.png|120]] ![flow](../attachments/ui-flow.svg)
+                    ![[ui-missing.png]] ![[gone.png]] ![[ui-runbook.pdf]]
+                    """, List.of(
+                    Map.of("raw", "cluster-diagram.png|120", "target", "cluster-diagram.png", "embed", true,
+                            "resolved_path", DIAGRAM),
+                    Map.of("raw", "[flow](../attachments/ui-flow.svg)", "target", "../attachments/ui-flow.svg",
+                            "embed", true, "resolved_path", svg),
+                    Map.of("raw", "ui-missing.png", "target", "ui-missing.png", "embed", true),
+                    Map.of("raw", "gone.png", "target", "gone.png", "embed", true,
+                            "resolved_path", "projects/poimen/attachments/gone.png"),
+                    Map.of("raw", "ui-runbook.pdf", "target", "ui-runbook.pdf", "embed", true,
+                            "resolved_path", "projects/poimen/attachments/ui-runbook.pdf")));
+            assertThat(rendered).isEqualTo("ok");
+            WebElement small = visible("#preview img.attachment[data-attachment='" + DIAGRAM + "']");
+            WebElement flow = visible("#preview img.attachment[data-attachment='" + svg + "']");
+            wait.until(d -> naturalWidth(small) > 0 && naturalWidth(flow) > 0);
+            assertThat(small.getAttribute("width")).isEqualTo("120");
+            assertThat(flow.getAttribute("alt")).isEqualTo("flow");
+            assertThat(flow.getAttribute("src")).as("an SVG opened on its own must not be a document of the hub's"
+                    + " origin").startsWith("data:image/svg+xml;base64,");
+            Color inNote = colorAt(flow.getScreenshotAs(OutputType.BYTES), -1, -1);
+            assertThat(inNote.getGreen()).as("the SVG as drawn: " + inNote).isGreaterThan(120);
+            assertThat(inNote.getRed()).as("no script ran in the <img>: " + inNote).isLessThan(60);
+            assertThat(visible("#preview .attachment.missing[title='missing attachment: ui-missing.png']").getText())
+                    .isEqualTo("missing attachment: ui-missing.png");
+            wait.until(d -> !d.findElements(By.cssSelector("#preview .attachment.missing[title^="
+                    + "'projects/poimen/attachments/gone.png']")).isEmpty());
+            assertThat(browser.findElement(By.cssSelector("#preview .attachment.missing[title^='projects/poimen/"
+                    + "attachments/gone.png']")).getText()).isEqualTo("attachment not available: gone.png");
+            screenshot("09-attachment-forms.png");
+
+            // the PDF link saves the file fetched with the session's bearer
+            browser.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow",
+                    "downloadPath", downloads.toAbsolutePath().toString()));
+            visible("#preview a.attachment-link[data-attachment='projects/poimen/attachments/ui-runbook.pdf']").click();
+            Path saved = downloads.resolve("ui-runbook.pdf");
+            wait.until(d -> Files.exists(saved));
+            wait.until(d -> {
+                try {
+                    return java.util.Arrays.equals(Files.readAllBytes(saved), pdf);
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+
+            // opened on its own, the SVG runs no script and no event handler: its policy is a sandbox
+            browser.get(base() + "/memory/vault/attachment?path=" + svg);
+            // the document shows the 200 × 200 drawing at the top left
+            Color alone = colorAt(((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES), 100, 100);
+            assertThat(alone.getGreen()).as("no script ran in the SVG document: " + alone).isGreaterThan(120);
+            assertThat(alone.getRed()).as("no script ran in the SVG document: " + alone).isLessThan(60);
+        } finally {
+            Files.deleteIfExists(attachments.resolve("ui-flow.svg"));
+            Files.deleteIfExists(attachments.resolve("ui-runbook.pdf"));
+            browser.get(base() + "/");
+        }
     }
 }

@@ -242,6 +242,7 @@ public class IngestPipeline {
             long t0 = System.nanoTime();
             List<ParsedNote> parsed = parse(paths, run);
             List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
+            run.noteTimes(); // before the writes start: the batch writer only reads it
             long t1 = System.nanoTime();
             List<float[]> embedded = embedder.embed(chunks);
             long t2 = System.nanoTime();
@@ -302,10 +303,13 @@ public class IngestPipeline {
             lexical.deleteByPaths(replaced);
             lexical.upsert(chunks);
         });
-        Map<String, Instant> modified = new HashMap<>();
-        parsed.forEach(note -> modified.put(note.path(), modified(run.root.resolve(note.path()))));
-        both(run, "notes", () -> notes.saveAll(parsed, modified),
-                "tfidf", () -> parsed.forEach(note -> tfidf.replacePath(note.path(), note.chunks())));
+        Map<String, Instant> changedAt = new HashMap<>();
+        for (ParsedNote note : parsed) {
+            Instant t = run.noteTimes().get(note.path());
+            changedAt.put(note.path(), t != null ? t : NoteTimes.modified(run.root.resolve(note.path())));
+        }
+        both(run, "notes", () -> notes.saveAll(parsed, changedAt), "tfidf", () -> parsed.forEach(note ->
+                tfidf.replacePath(note.path(), note.chunks(), changedAt.get(note.path()))));
         run.stepNanos.merge("write", System.nanoTime() - t0, Long::sum);
         run.batchDone(parsed.size(), chunks.size(), files);
     }
@@ -433,13 +437,5 @@ public class IngestPipeline {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static Instant modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toInstant();
-        } catch (IOException e) {
-            return Instant.now();
-        }
     }
 }

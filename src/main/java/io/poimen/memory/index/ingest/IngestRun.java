@@ -44,6 +44,18 @@ public final class IngestRun {
         this.progress = progress;
     }
 
+    /** When each changed note last changed ({@link NoteTimes}); worked out once per run, at its first batch. */
+    private java.util.Map<String, java.time.Instant> noteTimes;
+
+    synchronized java.util.Map<String, java.time.Instant> noteTimes() {
+        if (noteTimes == null) {
+            long t0 = System.nanoTime();
+            noteTimes = NoteTimes.of(root, changed);
+            stepNanos.put("note-times", System.nanoTime() - t0);
+        }
+        return noteTimes;
+    }
+
     /** Changed notes cut into batches that are parsed, embedded and written together. */
     public List<List<String>> batches(int filesPerBatch) {
         List<List<String>> out = new ArrayList<>();

@@ -121,6 +121,20 @@ public class JdbcNoteStore implements NoteStore {
     }
 
     @Override
+    public Map<String, Instant> updatedAt(Collection<String> paths) {
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(paths));
+        Map<String, Instant> out = new LinkedHashMap<>();
+        for (int from = 0; from < distinct.size(); from += IN_LIST_SIZE) {
+            named.query("select path, updated_at from documents where path in (:paths)",
+                    Map.of("paths", distinct.subList(from, Math.min(distinct.size(), from + IN_LIST_SIZE))),
+                    rs -> {
+                        out.put(rs.getString(1), instant(rs.getObject(2, LocalDateTime.class)));
+                    });
+        }
+        return out;
+    }
+
+    @Override
     public List<Chunk> chunks(Collection<String> chunkIds) {
         return chunksWhereIn("id", chunkIds, "");
     }

@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -296,8 +295,9 @@ public class PgVectorIndex implements VectorIndex {
                     hits.add(new Hit(rs.getString(1), rs.getDouble(2)));
                 }
             }
-            // relaxed_order may return rows slightly out of distance order
-            hits.sort(Comparator.comparingDouble(Hit::score).reversed());
+            // relaxed_order may return rows slightly out of distance order; equal distances by chunk id (which of
+            // several equal distances at the k-th place enters is still PostgreSQL's choice)
+            hits.sort(Hit.BEST_FIRST);
             return hits;
         }
     }

@@ -6,7 +6,9 @@ import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.Terms;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,8 @@ public class TfIdfIndex implements MeterBinder {
     private final InvertedIndex index = new InvertedIndex();
     private final HiddenChunks hidden = new HiddenChunks();
     private final ScopeSlots scopes = new ScopeSlots();
+    /** Path → when the note last changed (epoch ms), for the recency factor; only notes whose time is known. */
+    private final Map<String, Long> noteTimes = new HashMap<>();
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
     @Autowired
@@ -62,18 +66,34 @@ public class TfIdfIndex implements MeterBinder {
 
     /** Adds every chunk (replacing chunks with the same ids) in one write. */
     public void addAll(Collection<Chunk> chunks) {
+        addAll(chunks, Map.of());
+    }
+
+    /** {@link #addAll(Collection)}, with when each chunk's note last changed (by path; a missing one: unknown). */
+    public void addAll(Collection<Chunk> chunks, Map<String, Instant> changedAt) {
         List<Map.Entry<Chunk, ChunkTerms>> analyzed = analyze(chunks);
-        write(() -> analyzed.forEach(a -> index.insert(a.getKey(), a.getValue())));
+        write(() -> analyzed.forEach(a -> {
+            index.insert(a.getKey(), a.getValue());
+            noteTime(a.getKey().path(), changedAt.get(a.getKey().path()));
+        }));
     }
 
     /** Removes every chunk of note {@code path}. */
     public void removePath(String path) {
         Objects.requireNonNull(path, "path");
-        write(() -> index.deletePath(path));
+        write(() -> {
+            index.deletePath(path);
+            noteTimes.remove(path);
+        });
     }
 
     /** Replaces all chunks of note {@code path} by {@code chunks} atomically: readers see the old or the new note. */
     public void replacePath(String path, Collection<Chunk> chunks) {
+        replacePath(path, chunks, null);
+    }
+
+    /** {@link #replacePath(String, Collection)}, with when the note last changed (null: unknown). */
+    public void replacePath(String path, Collection<Chunk> chunks, Instant changedAt) {
         Objects.requireNonNull(path, "path");
         chunks.forEach(c -> {
             if (!path.equals(c.path())) {
@@ -84,7 +104,16 @@ public class TfIdfIndex implements MeterBinder {
         write(() -> {
             index.deletePath(path);
             analyzed.forEach(a -> index.insert(a.getKey(), a.getValue()));
+            noteTime(path, chunks.isEmpty() ? null : changedAt);
         });
+    }
+
+    private void noteTime(String path, Instant changedAt) {
+        if (changedAt == null) {
+            noteTimes.remove(path);
+        } else {
+            noteTimes.put(path, changedAt.toEpochMilli());
+        }
     }
 
     public int size() {
@@ -152,17 +181,26 @@ public class TfIdfIndex implements MeterBinder {
         hidden.bindTo(registry);
     }
 
-    /** A chunk's key terms and category as indexed, or null when the chunk is not in the index. */
+    /** A chunk's key terms, category and note time as indexed, or null when the chunk is not in the index. */
     public ChunkMetadataView metadata(String chunkId) {
         return read(() -> {
             int slot = index.table().slotOf(chunkId);
             ChunkTerms t = slot < 0 ? null : index.table().terms(slot);
-            return t == null ? null : new ChunkMetadataView(index.table().path(slot), t.keyTerms(), t.category());
+            if (t == null) {
+                return null;
+            }
+            String path = index.table().path(slot);
+            return new ChunkMetadataView(path, t.keyTerms(), t.category(), noteTimes.getOrDefault(path, -1L));
         });
     }
 
-    /** What the metadata boosts read of a chunk. */
-    public record ChunkMetadataView(String path, List<String> keyTerms, String category) {
+    /**
+     * What the TF-IDF branch's boosts read of a chunk.
+     *
+     * @param noteTimeMillis when the chunk's note last changed (epoch ms; git commit time or file time, see
+     *                       {@code NoteTimes}), -1 when not known
+     */
+    public record ChunkMetadataView(String path, List<String> keyTerms, String category, long noteTimeMillis) {
     }
 
     private static List<Map.Entry<Chunk, ChunkTerms>> analyze(Collection<Chunk> chunks) {

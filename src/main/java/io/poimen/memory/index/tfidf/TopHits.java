@@ -2,17 +2,13 @@ package io.poimen.memory.index.tfidf;
 
 import io.poimen.memory.index.Hit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
 /** Keeps the best {@code k} hits: score descending, ties by chunk id ascending. */
 final class TopHits {
-    static final Comparator<Hit> BEST_FIRST = Comparator.comparingDouble(Hit::score).reversed()
-            .thenComparing(Hit::chunkId);
-
     private final int k;
-    private final PriorityQueue<Hit> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
+    private final PriorityQueue<Hit> worstFirst = new PriorityQueue<>(Hit.BEST_FIRST.reversed());
 
     TopHits(int k) {
         this.k = k;
@@ -36,7 +32,7 @@ final class TopHits {
 
     List<Hit> best() {
         List<Hit> out = new ArrayList<>(worstFirst);
-        out.sort(BEST_FIRST);
+        out.sort(Hit.BEST_FIRST);
         return out;
     }
 }

@@ -24,7 +24,7 @@ import java.util.Set;
  * is the {@link WeightedFusion}.
  *
  * <p>Measured with {@code bench beir}: on both sets in shared/bench this beats the best single branch, where the
- * fixed 0.6/0.4 weighted formula and RRF fall below it on one set or the other (numbers in docs/retrieval.md).
+ * fixed 0.6/0.4 weighted formula and RRF fall below it on one set or the other (numbers in docs/retrieval-history.md).
  */
 public class CalibratedFusion implements FusionMethod {
     public static final String NAME = "calibrated";

@@ -77,10 +77,17 @@ public class SessionConfig {
         return new ProjectCacheStats(jdbc, registry);
     }
 
+    /** Selection counts per project and chunk (the TF-IDF branch's hit factor), flushed with the figures above. */
+    @Bean
+    ChunkHits chunkHits(JdbcTemplate jdbc, MeterRegistry registry) {
+        return new ChunkHits(jdbc, registry);
+    }
+
     @Bean
     SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                                          ProjectCacheStats stats, PoimenProperties props, QueryPipeline pipeline) {
-        return new SessionContextStep(sessions, callers, tokens, stats, props.session().carryShare(),
+                                          ProjectCacheStats stats, ChunkHits hits, PoimenProperties props,
+                                          QueryPipeline pipeline) {
+        return new SessionContextStep(sessions, callers, tokens, stats, hits, props.session().carryShare(),
                 props.session().carryMinScore(), pipeline);
     }
 

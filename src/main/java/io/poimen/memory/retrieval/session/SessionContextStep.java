@@ -28,7 +28,8 @@ import org.apache.camel.ExchangeProperty;
  * ({@link SessionOrder}) and reports {@code prefix_reuse}: the common prefix, in tokens of the budget's tokenizer,
  * of this context's prompt ({@link ContextPrompt}, tokens by {@link PromptTokens}) with the session's previous one,
  * over this prompt's tokens.
- * Without one the context keeps its path order. Every answer gets its call plan and is counted per project.
+ * Without one the context keeps its path order. Every answer gets its call plan and is counted per project: its
+ * figures ({@link ProjectCacheStats}) and each context chunk's selection ({@link ChunkHits}), in memory.
  */
 public class SessionContextStep {
     static final int MAX_SESSION_ID = 256;
@@ -37,13 +38,15 @@ public class SessionContextStep {
     private final CallerResolver callers;
     private final PromptTokens tokens;
     private final ProjectCacheStats stats;
+    private final ChunkHits hits;
     private final double carryShare;
     private final double carryMinScore;
     private final QueryPipeline pipeline;
 
     public SessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                              ProjectCacheStats stats, double carryShare, double carryMinScore,
+                              ProjectCacheStats stats, ChunkHits hits, double carryShare, double carryMinScore,
                               QueryPipeline pipeline) {
+        this.hits = hits;
         if (carryShare < 0 || carryShare > 1) {
             throw new IllegalArgumentException("poimen.session.carry-share must be within 0..1, got " + carryShare);
         }
@@ -133,6 +136,7 @@ public class SessionContextStep {
             promptTokens = tokens.count(prompt);
         }
         stats.served(response.project(), order.size(), promptTokens, reused);
+        hits.selected(response.project(), order);
         int candidates = ctx.candidates;
         QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, ctx.returned, order.size(),
                 candidates == 0 ? 0 : 1 - (double) order.size() / candidates);

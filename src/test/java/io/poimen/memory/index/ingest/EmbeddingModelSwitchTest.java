@@ -14,6 +14,7 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.VectorModel;
+import io.poimen.memory.testsupport.ModelFolders;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
 import io.poimen.memory.vault.Chunk;
@@ -85,6 +86,33 @@ class EmbeddingModelSwitchTest {
         switchModels(prodStores(), E5);
     }
 
+    /**
+     * A team's model folder (here E5's own files and prefixes) is switched to as a built-in model is; replacing its
+     * files (BGE's, CLS pooling, under the same name) makes a new model id, so the store is re-embedded again.
+     */
+    @Test
+    void prod_switchToAModelFolder_reembeds_andReplacedFilesReembedAgain() throws Exception {
+        EmbeddingModelChoice e5 = EmbeddingModelChoice.E5_SMALL_V2_Q;
+        EmbeddingModelChoice bge = EmbeddingModelChoice.BGE_SMALL_EN_V15_Q;
+        Path folder = ModelFolders.copyOf(e5, dir.resolve("team-model"), ModelFolders.descriptorOf(e5, "team", "mean"));
+        List<String> stores = prodStores();
+        String first = EmbeddingModelChoice.of(folder.toString()).id();
+        switchModels(stores, folder.toString());
+
+        ModelFolders.copyOf(bge, folder, ModelFolders.descriptorOf(bge, "team", "cls"));
+        String second = EmbeddingModelChoice.of(folder.toString()).id();
+        assertThat(second).startsWith("team@").isNotEqualTo(first);
+        try (ConfigurableApplicationContext hub = hub(stores, folder.toString())) {
+            VectorIndex vectors = hub.getBean(VectorIndex.class);
+            awaitComplete(vectors);
+            assertThat(vectors.model()).isEqualTo(new VectorModel(second, Optional.of(second), true));
+            assertAllVectorsOf(hub, folder.toString());
+            JsonNode answered = query(hub, "semantic");
+            assertThat(answered.path("degraded").size()).isZero();
+            assertQueryCarriesPrefix(hub, folder.toString(), answered.path("results").get(0));
+        }
+    }
+
     private List<String> prodStores() {
         return List.of("--poimen.data.dir=" + dir.resolve("data"),
                 "--spring.datasource.url=" + TestPostgres.freshDatabaseUrl("model_switch"),
@@ -94,7 +122,9 @@ class EmbeddingModelSwitchTest {
                 "--poimen.vault.ingest-on-startup=false");
     }
 
+    /** @param target the {@code poimen.embedding.model} setting: a built-in id or a model folder */
     private void switchModels(List<String> stores, String target) throws Exception {
+        String targetId = EmbeddingModelChoice.of(target).id();
         int chunks;
         try (ConfigurableApplicationContext minilm = hub(stores, MINILM)) {
             ProducerTemplate producer = minilm.getBean(ProducerTemplate.class);
@@ -108,7 +138,7 @@ class EmbeddingModelSwitchTest {
         try (ConfigurableApplicationContext bge = hub(stores, target)) {
             VectorIndex vectors = bge.getBean(VectorIndex.class);
             awaitComplete(vectors);
-            assertThat(vectors.model().recorded()).contains(target);
+            assertThat(vectors.model().recorded()).contains(targetId);
             assertThat(vectors.count()).isEqualTo(chunks);
             assertAllVectorsOf(bge, target);
             JsonNode answered = query(bge, "semantic");
@@ -121,7 +151,7 @@ class EmbeddingModelSwitchTest {
             JsonNode during = query(bge, "hybrid");
             assertThat(during.path("degraded").toString()).contains("semantic");
             assertThat(during.path("degraded_reasons").path("semantic").asText())
-                    .contains("being re-embedded with " + target);
+                    .contains("being re-embedded with " + targetId);
             assertThat(during.path("results").get(0).path("path").asText()).isEqualTo(ANSWER);
             assertThat(during.path("results").get(0).path("breakdown").path("branches").has("semantic")).isFalse();
 

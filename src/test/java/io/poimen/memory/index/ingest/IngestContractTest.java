@@ -90,6 +90,21 @@ abstract class IngestContractTest {
     }
 
     @Test
+    void anEmbedOfAFileThatIsNotThereIsReportedLikeAnUnresolvedLinkAndOneThatIsThereIsNot() throws IOException {
+        Files.writeString(vault().resolve("projects/poimen/memories/diagrams.md"), """
+                # Diagrams
+
+                ![[cluster-diagram.png|300]] ![layout](../attachments/cluster-diagram.png)
+                ![[rack-photo-that-was-never-added.jpg]] ![flow](../attachments/flow-not-there.svg)
+                """);
+        IngestReport report = ingest();
+        assertThat(report.unresolvedLinks()).contains(
+                "projects/poimen/memories/diagrams.md -> [[rack-photo-that-was-never-added.jpg]]",
+                "projects/poimen/memories/diagrams.md -> [flow](../attachments/flow-not-there.svg)");
+        assertThat(report.unresolvedLinks()).noneMatch(u -> u.contains("cluster-diagram"));
+    }
+
+    @Test
     void aDeletedFileLeavesEveryIndex() throws IOException {
         String path = "projects/poimen/memories/ownership.md";
         long before = vectors.count();

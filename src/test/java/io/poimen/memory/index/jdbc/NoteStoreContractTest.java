@@ -112,6 +112,8 @@ abstract class NoteStoreContractTest {
         assertThat(store.notes()).extracting(NoteRow::path, NoteRow::project, NoteRow::chunkCount, NoteRow::updatedAt)
                 .containsExactlyInAnyOrder(tuple("projects/p/a.md", "p", 2, T2), tuple("shared/concepts/b.md", null, 3, T1),
                         tuple("projects/p/untouched.md", "p", 1, T1));
+        assertThat(store.updatedAt(List.of("projects/p/a.md", "shared/concepts/b.md", "projects/p/none.md")))
+                .isEqualTo(Map.of("projects/p/a.md", T2, "shared/concepts/b.md", T1));
         assertThat(store.allChunks()).containsExactlyInAnyOrderElementsOf(
                 concat(untouched.chunks(), concat(a.chunks(), shared.chunks())));
         assertThat(store.links()).extracting(WikiLink::sourcePath, WikiLink::target).containsExactlyInAnyOrder(

@@ -159,6 +159,25 @@ class PgVectorIndexTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("plans")
+    void equalDistancesAreRankedByChunkId(String plan, PgVectorIndex index) {
+        float[] same = randomVector(new Random(7));
+        List<Chunk> chunks = new ArrayList<>();
+        for (String name : List.of("e", "d", "c", "b", "a")) {
+            chunks.add(chunk("ties-" + plan.charAt(0) + "/" + name + ".md", 0));
+        }
+        List<String> paths = chunks.stream().map(Chunk::path).toList();
+        index.upsert(chunks, chunks.stream().map(c -> same).toList());
+        try {
+            List<Hit> hits = index.search(same, SearchScope.of(Set.copyOf(paths)), 5);
+            assertThat(hits).extracting(Hit::chunkId).isSortedAccordingTo(Comparator.naturalOrder()).hasSize(5);
+            assertThat(hits).isSortedAccordingTo(Hit.BEST_FIRST);
+        } finally {
+            index.deleteByPaths(paths); // the unscoped searches compare with the corpus alone
+        }
+    }
+
     @Test
     void emptyScopeOrNonPositiveKFindsNothing() {
         float[] query = randomVector(new Random(5));

@@ -95,7 +95,7 @@ class TfIdfIndexPropertiesTest {
             assertThat(hit.score()).as(hit.chunkId()).isCloseTo(model.get(hit.chunkId()), within(EPS));
             if (i > 0) {
                 Hit before = actual.get(i - 1);
-                assertThat(TopHits.BEST_FIRST.compare(before, hit)).as("%s before %s", before, hit).isNegative();
+                assertThat(Hit.BEST_FIRST.compare(before, hit)).as("%s before %s", before, hit).isNegative();
                 assertThat(model.get(before.chunkId())).as("%s before %s", before, hit)
                         .isGreaterThanOrEqualTo(model.get(hit.chunkId()) - EPS);
             }
