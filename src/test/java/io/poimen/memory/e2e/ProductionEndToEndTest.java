@@ -74,6 +74,7 @@ import org.springframework.test.context.DynamicPropertySource;
         "poimen.agents.heartbeat=PT2S",
         // a removed signing key stops working within seconds, an expired token at once (same clock as Keycloak)
         "poimen.security.jwks-cache-ttl=5s",
+        "poimen.security.jwks-refetch-interval=2s",
         "poimen.security.clock-skew=1s",
         "poimen.webhook.secret=" + ProductionEndToEndTest.SECRET})
 class ProductionEndToEndTest {

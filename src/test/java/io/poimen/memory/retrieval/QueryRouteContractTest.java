@@ -78,8 +78,6 @@ abstract class QueryRouteContractTest {
         JsonNode again = query("{\"project\":\"poimen\",\"query\":\"why does the  replica lag behind the primary \"}");
         assertThat(embeddings.misses() - misses).isEqualTo(1);
         assertThat(embeddings.hits() - hits).isEqualTo(1);
-        assertThat(again.path("timings_ms").path("embedding").asDouble())
-                .isLessThan(first.path("timings_ms").path("embedding").asDouble());
         assertThat(again.path("results")).isEqualTo(first.path("results"));
         assertThat(again.path("degraded")).isEmpty();
     }
