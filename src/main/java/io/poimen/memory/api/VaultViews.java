@@ -16,7 +16,8 @@ public final class VaultViews {
     }
 
     /** {@code GET /memory/vault/file}: the note as written, its outgoing links and the notes linking to it. */
-    public record Note(String path, String title, String project, Instant updatedAt, String content,
+    /** @param version the version of {@code content} (its git blob id): send it back with an edit of the note */
+    public record Note(String path, String title, String project, Instant updatedAt, String content, String version,
                        List<Link> links, List<String> backlinks) {
     }
 

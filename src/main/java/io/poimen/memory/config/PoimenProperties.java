@@ -64,7 +64,10 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @NestedConfigurationProperty HttpProperties http) {
 
     /**
-     * @param path             vault folder (a git clone when git sync is on)
+     * @param path             vault folder: a git working copy (a clone of {@code poimen.git.remote} when git sync is
+     *                         on; otherwise made one at start if it is not, and seeded from {@code seed} when missing
+     *                         or empty)
+     * @param seed             folder copied into a missing or empty vault folder at start ({@code none}: start empty)
      * @param ingestOnStartup  ingest the vault (incrementally) when the hub starts
      * @param maxFileBytes     larger files are skipped and reported; their previous version stays indexed
      * @param filesPerBatch    notes parsed, embedded and committed together (larger: fewer index commits, more memory)
@@ -75,7 +78,8 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      */
     // files-per-batch: each batch ends in an index commit; measured on 5,000 notes: 100 per batch 55-61 % of the
     // embedding-only rate, 1,000 per batch 73 %, 5,000 77 % (bench ingest)
-    public record Vault(@DefaultValue("examples/vault") Path path, @DefaultValue("true") boolean ingestOnStartup,
+    public record Vault(@DefaultValue("data/vault") Path path, @DefaultValue("examples/vault") String seed,
+                        @DefaultValue("true") boolean ingestOnStartup,
                         @DefaultValue("5242880") @Min(1) long maxFileBytes, @DefaultValue("1000") @Min(1) int filesPerBatch,
                         @DefaultValue("500") @Min(1) int maxChunksPerNote, @DefaultValue("5000") @Min(0) int bulkThreshold,
                         @DefaultValue("20971520") @Min(1) long maxAttachmentBytes) {

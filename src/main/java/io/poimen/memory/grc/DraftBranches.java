@@ -3,28 +3,18 @@ package io.poimen.memory.grc;
 import io.poimen.memory.config.GitProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheEditor;
-import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.PushResult;
 import org.eclipse.jgit.transport.RefSpec;
@@ -43,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public class DraftBranches {
     private static final Logger log = LoggerFactory.getLogger(DraftBranches.class);
-    private static final String TRAILER = "Poimen-Draft: ";
 
     private final GitProperties git;
     private final String token;
@@ -53,18 +42,25 @@ public class DraftBranches {
         this.token = git.token() != null && !git.token().isBlank() ? git.token() : fallbackToken;
     }
 
-    /** Pushes the draft's branch unless the remote has it already; returns the branch's commit id. */
-    public synchronized String push(Draft draft) {
+    /**
+     * What a push did: whether the draft's branch is on the remote now, and what stands in the way of merging it
+     * into the vault branch as it is now (empty: the branch is the draft re-applied on top of it).
+     */
+    public record Pushed(boolean branch, Map<String, EditConflict> conflicts) {
+    }
+
+    /**
+     * Re-applies the draft to the remote's vault branch as it is now ({@link DraftRebase}) and pushes the result as
+     * the draft's branch, one commit on top of it. When that conflicts, the branch is the draft on the commit it was
+     * made from instead, so that its pull request shows the conflict (Forgejo will not merge it as it is); when
+     * that commit is not in the remote's history, no branch is pushed. A branch already on the remote (a restart
+     * after the push) is left as it is.
+     */
+    public synchronized Pushed push(Draft draft) {
         String ref = Constants.R_HEADS + draft.branch();
         try (Git repo = openMirror()) {
             Map<String, Ref> remoteHeads = Git.lsRemoteRepository().setRemote(git.remote()).setHeads(true)
                     .setCredentialsProvider(credentials()).callAsMap();
-            Ref existing = remoteHeads.get(ref);
-            if (existing != null) {
-                log.info("draft {}: branch {} is already on the remote at {}", draft.id(), draft.branch(),
-                        existing.getObjectId().name());
-                return existing.getObjectId().name();
-            }
             String base = Constants.R_HEADS + git.branch();
             if (!remoteHeads.containsKey(base)) {
                 throw new IllegalStateException("the remote " + git.remote() + " has no branch " + git.branch());
@@ -72,8 +68,38 @@ public class DraftBranches {
             String tracking = Constants.R_REMOTES + "origin/" + git.branch();
             repo.fetch().setRemote(git.remote()).setCredentialsProvider(credentials())
                     .setRefSpecs(new RefSpec("+" + base + ":" + tracking)).call();
-            ObjectId commit = commit(repo.getRepository(), repo.getRepository().resolve(tracking), draft);
-            RefUpdate update = repo.getRepository().updateRef(ref);
+            Repository r = repo.getRepository();
+            ObjectId main = r.resolve(tracking);
+            VaultTree now = VaultTree.of(r, main);
+            DraftRebase.Result rebased = DraftRebase.onto(draft.edit().changes(), now::read, now::version);
+            Ref existing = remoteHeads.get(ref);
+            if (existing != null) {
+                log.info("draft {}: branch {} is already on the remote at {}", draft.id(), draft.branch(),
+                        existing.getObjectId().name());
+                return new Pushed(true, rebased.conflicts());
+            }
+            ObjectId parent = main;
+            DraftRebase.Result content = rebased;
+            if (!rebased.clean()) {
+                ObjectId made = draft.edit().baseCommit() == null ? null
+                        : ObjectId.fromString(draft.edit().baseCommit());
+                if (made == null || !r.getObjectDatabase().has(made)) {
+                    log.info("draft {}: conflict with {} in {}, and its base commit is not in the remote's history: "
+                            + "no branch", draft.id(), git.branch(), rebased.conflicts().keySet());
+                    return new Pushed(false, rebased.conflicts());
+                }
+                VaultTree then = VaultTree.of(r, made);
+                content = DraftRebase.onto(draft.edit().changes(), then::read, then::version);
+                if (!content.clean()) {
+                    return new Pushed(false, rebased.conflicts());
+                }
+                parent = made;
+            }
+            Instant at = Instant.now();
+            ObjectId commit = DraftCommits.commit(r, List.of(parent), content.writes(), content.deletes(),
+                    DraftCommits.author(draft, at), DraftCommits.hub(git.noreplyDomain(), at),
+                    DraftCommits.message(draft));
+            RefUpdate update = r.updateRef(ref);
             update.setNewObjectId(commit);
             update.forceUpdate();
             Iterable<PushResult> results = repo.push().setRemote(git.remote()).setCredentialsProvider(credentials())
@@ -87,42 +113,13 @@ public class DraftBranches {
                     }
                 }
             }
-            log.info("draft {}: pushed {} at {}", draft.id(), draft.branch(), commit.name());
-            return commit.name();
+            log.info("draft {}: pushed {} at {}{}", draft.id(), draft.branch(), commit.name(),
+                    rebased.clean() ? "" : " (on its base commit: conflict with " + git.branch() + ")");
+            return new Pushed(true, rebased.conflicts());
         } catch (GitAPIException e) {
             throw new IllegalStateException("git failed for draft " + draft.id() + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("git failed for draft " + draft.id() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** One commit: the base tree with the note replaced (or added), author = the caller, committer = the hub. */
-    private ObjectId commit(Repository repo, ObjectId base, Draft draft) throws IOException {
-        try (ObjectInserter inserter = repo.newObjectInserter(); RevWalk walk = new RevWalk(repo)) {
-            RevCommit parent = walk.parseCommit(base);
-            ObjectId blob = inserter.insert(Constants.OBJ_BLOB, draft.content().getBytes(StandardCharsets.UTF_8));
-            DirCache index = DirCache.read(repo.newObjectReader(), parent.getTree());
-            DirCacheEditor editor = index.editor();
-            editor.add(new DirCacheEditor.PathEdit(draft.documentPath()) {
-                @Override
-                public void apply(DirCacheEntry entry) {
-                    entry.setFileMode(FileMode.REGULAR_FILE);
-                    entry.setObjectId(blob);
-                }
-            });
-            editor.finish();
-            ObjectId tree = index.writeTree(inserter);
-            Instant now = Instant.now();
-            CommitBuilder commit = new CommitBuilder();
-            commit.setTreeId(tree);
-            commit.setParentId(parent);
-            commit.setAuthor(new PersonIdent(draft.authorName(), draft.authorEmail(), now, ZoneOffset.UTC));
-            commit.setCommitter(new PersonIdent("poimen-memory", "poimen-memory@" + git.noreplyDomain(), now,
-                    ZoneOffset.UTC));
-            commit.setMessage(draft.message() + "\n\n" + TRAILER + draft.id() + "\n");
-            ObjectId id = inserter.insert(commit);
-            inserter.flush();
-            return id;
         }
     }
 

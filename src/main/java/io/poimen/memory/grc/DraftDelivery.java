@@ -21,6 +21,8 @@ public class DraftDelivery {
     public static final String DRAFT_ID = "grcDraftId";
     /** Exchange property set by the HTTP request that stored the draft: it may claim a never-tried draft. */
     public static final String FIRST_ATTEMPT = "grcFirstAttempt";
+    /** Exchange property: what {@link #pushBranch} did ({@link DraftBranches.Pushed}). */
+    public static final String PUSHED = "grcPushed";
     private static final Logger log = LoggerFactory.getLogger(DraftDelivery.class);
     private static final int RETRY_BATCH = 20;
 
@@ -58,20 +60,33 @@ public class DraftDelivery {
         return claimed;
     }
 
-    public void pushBranch(@ExchangeProperty(DRAFT_ID) String id) {
-        branches.push(draft(id));
+    /** Pushes the draft's branch ({@link DraftBranches#push}); what it did goes into {@link #PUSHED}. */
+    public void pushBranch(@ExchangeProperty(DRAFT_ID) String id, Exchange exchange) {
+        exchange.setProperty(PUSHED, branches.push(draft(id)));
     }
 
-    public void openPullRequest(@ExchangeProperty(DRAFT_ID) String id) {
+    /**
+     * Opens (or finds) the pull request of the pushed branch: the draft is {@code open}, or {@code conflict} when it
+     * cannot be merged into the vault branch as it is now (the pull request shows the conflict). A conflict without a
+     * branch opens no pull request.
+     */
+    public void openPullRequest(@ExchangeProperty(DRAFT_ID) String id,
+                                @ExchangeProperty(PUSHED) DraftBranches.Pushed pushed) {
         Draft draft = draft(id);
-        PullRequest pr = forgejo.findOpen(draft.branch()).orElseGet(() -> create(draft));
-        drafts.delivered(id, pr.number(), pr.htmlUrl(), clock.instant());
-        log.info("draft {} delivered: pull request #{} {} from {}", id, pr.number(), pr.htmlUrl(), draft.branch());
+        if (!pushed.branch()) {
+            drafts.conflicted(id, pushed.conflicts(), clock.instant());
+            log.info("draft {} not delivered: conflict in {}", id, pushed.conflicts().keySet());
+            return;
+        }
+        PullRequest pr = forgejo.findOpen(draft.branch()).orElseGet(() -> create(draft, pushed));
+        drafts.delivered(id, pr.number(), pr.htmlUrl(), pushed.conflicts(), clock.instant());
+        log.info("draft {} delivered: pull request #{} {} from {}{}", id, pr.number(), pr.htmlUrl(), draft.branch(),
+                pushed.conflicts().isEmpty() ? "" : ", conflict in " + pushed.conflicts().keySet());
     }
 
-    private PullRequest create(Draft draft) {
+    private PullRequest create(Draft draft, DraftBranches.Pushed pushed) {
         try {
-            return forgejo.create(title(draft.message()), draft.branch(), git.branch(), body(draft));
+            return forgejo.create(title(draft.message()), draft.branch(), git.branch(), body(draft, pushed));
         } catch (ForgejoRequestException e) {
             // 409: a pull request for this branch appeared meanwhile (another attempt); use it
             if (e.status() == 409) {
@@ -104,9 +119,13 @@ public class DraftDelivery {
         return first.length() > 255 ? first.substring(0, 254) + "…" : first;
     }
 
-    static String body(Draft draft) {
-        return "Edit of `" + draft.documentPath() + "` proposed by " + draft.authorName() + " <"
-                + draft.authorEmail() + "> through poimen-memory.\n\n" + draft.message() + "\n\nDraft: "
+    static String body(Draft draft, DraftBranches.Pushed pushed) {
+        String notes = String.join("`, `", draft.edit().changes().touched());
+        String conflict = pushed.conflicts().isEmpty() ? "" : "\n\n**Conflict:** " + String.join(", ",
+                pushed.conflicts().keySet()) + " changed on the vault branch since this edit was made, on the same "
+                + "lines; this branch holds the edit on the commit it was made from.";
+        return "Edit of `" + notes + "` proposed by " + draft.authorName() + " <"
+                + draft.authorEmail() + "> through poimen-memory.\n\n" + draft.message() + conflict + "\n\nDraft: "
                 + draft.id() + "\n";
     }
 

@@ -6,6 +6,7 @@ import io.poimen.memory.api.ApiException;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.WebhookProperties;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -32,6 +33,8 @@ public class ForgejoWebhooks {
     public static final String DELIVERY = "poimenWebhookDelivery";
     public static final String PAYLOAD = "poimenWebhookPayload";
     private static final Logger log = LoggerFactory.getLogger(ForgejoWebhooks.class);
+    /** Column grc_drafts.reviewer. */
+    private static final int MAX_LOGIN = 256;
     /** A git commit id: SHA-1 or SHA-256, as Forgejo writes them. */
     private static final Pattern COMMIT_ID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
 
@@ -39,12 +42,17 @@ public class ForgejoWebhooks {
     private final GitProperties git;
     private final VaultSync sync;
     private final ObjectMapper json;
+    private final DraftStore drafts;
+    private final Clock clock;
 
-    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json) {
+    public ForgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json,
+                           DraftStore drafts, Clock clock) {
         this.settings = settings;
         this.git = git;
         this.sync = sync;
         this.json = json;
+        this.drafts = drafts;
+        this.clock = clock;
     }
 
     /** Signature first, then the JSON body, then the event and delivery headers. */
@@ -114,6 +122,21 @@ public class ForgejoWebhooks {
         return "pull_request".equals(event) && "closed".equals(payload.path("action").asText())
                 && pr.path("merged").asBoolean(false)
                 && git.branch().equals(pr.path("base").path("ref").asText(git.branch()));
+    }
+
+    /**
+     * A pull request closed, merged or not: the draft it came from (if this hub opened it) is {@code merged} or
+     * {@code rejected}, with who closed it.
+     */
+    public void pullRequestClosed(@ExchangeProperty(EVENT) String event, @ExchangeProperty(PAYLOAD) JsonNode payload) {
+        if ("pull_request".equals(event) && "closed".equals(payload.path("action").asText())
+                && payload.path("number").canConvertToInt()) {
+            JsonNode pr = payload.path("pull_request");
+            String by = pr.path("merged_by").path("login").asText(payload.path("sender").path("login").asText(null));
+            by = by == null || by.length() <= MAX_LOGIN ? by : by.substring(0, MAX_LOGIN);
+            drafts.pullRequestClosed(payload.path("number").asInt(), pr.path("merged").asBoolean(false), by,
+                    clock.instant());
+        }
     }
 
     /**

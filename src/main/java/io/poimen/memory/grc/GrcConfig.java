@@ -5,15 +5,17 @@ import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.config.WebhookProperties;
+import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.PolicyStore;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The edit flow (drafts → Forgejo pull requests) and the sync flow (webhooks, git pull, incremental reindex). */
+/** The edit flow (drafts reviewed on the hub or as Forgejo pull requests) and the sync flow (webhooks, git pull, incremental reindex). */
 @Configuration
 public class GrcConfig {
 
@@ -45,19 +47,48 @@ public class GrcConfig {
     }
 
     @Bean
-    GrcApi grcApi(DraftStore drafts, ForgejoClient forgejo, ForgejoProperties settings, GitProperties git,
-                  PoimenProperties poimen, CallerResolver callers, AccessChecks access, ObjectMapper json,
-                  Clock clock, io.poimen.memory.graph.GraphService graph) {
-        return new GrcApi(drafts, forgejo, settings, git, poimen.vault().path().toAbsolutePath().normalize(),
-                callers, access, json, clock, () -> graph.current().notes());
+    ReviewHosts reviewHosts(GitProperties git, ForgejoProperties forgejo, VaultGit vault) {
+        return new ReviewHosts(git, forgejo, vault);
     }
 
-    /** With sync enabled, the vault working copy is cloned or checked here, before the git routes start. */
+    @Bean
+    LocalReview localReview(VaultGit vault, DraftStore drafts, GitProperties git, Clock clock) {
+        return new LocalReview(vault, drafts, git, clock);
+    }
+
+    @Bean
+    DraftSubmission draftSubmission(DraftStore drafts, VaultGit vault, ReviewHosts hosts, LocalReview local,
+                                    AccessChecks access, GitProperties git, ForgejoProperties forgejo, Clock clock) {
+        return new DraftSubmission(drafts, vault, hosts, local, access, git, forgejo, clock);
+    }
+
+    @Bean
+    GrcApi grcApi(DraftStore drafts, DraftSubmission submission, ForgejoClient forgejo, CallerResolver callers,
+                  AccessChecks access, ObjectMapper json) {
+        return new GrcApi(drafts, submission, forgejo, callers, access, json);
+    }
+
+    /** Self-approval: the local operator of the no-auth mode always; others as policies/default.yaml says. */
+    @Bean
+    DraftReviews draftReviews(DraftStore drafts, CallerResolver callers, AccessChecks access, Leadership leadership,
+                              PolicyStore policies, VaultGit vault, ObjectMapper json, Clock clock,
+                              io.poimen.memory.graph.GraphService graph) {
+        return new DraftReviews(drafts, callers, access, leadership, caller -> caller.anonymous()
+                || policies.defaults() != null && policies.defaults().selfApproval(), vault.root(), json, clock,
+                () -> graph.current().notes());
+    }
+
+    /**
+     * The vault working copy, before the routes start: with sync enabled cloned or checked; otherwise the vault
+     * folder is made the hub's own repository (seeded from {@code poimen.vault.seed} when missing or empty).
+     */
     @Bean
     VaultGit vaultGit(PoimenProperties poimen, GitProperties git, ForgejoProperties forgejo) {
         VaultGit vault = new VaultGit(poimen.vault().path(), git, forgejo.token());
         if (git.enabled()) {
             vault.prepare();
+        } else {
+            vault.prepareLocal(poimen.vault().seed());
         }
         return vault;
     }
@@ -74,7 +105,8 @@ public class GrcConfig {
     }
 
     @Bean
-    ForgejoWebhooks forgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json) {
-        return new ForgejoWebhooks(settings, git, sync, json);
+    ForgejoWebhooks forgejoWebhooks(WebhookProperties settings, GitProperties git, VaultSync sync, ObjectMapper json,
+                                    DraftStore drafts, Clock clock) {
+        return new ForgejoWebhooks(settings, git, sync, json, drafts, clock);
     }
 }

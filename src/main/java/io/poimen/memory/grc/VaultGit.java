@@ -14,6 +14,7 @@ import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.lib.ConfigConstants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryState;
 import org.eclipse.jgit.lib.StoredConfig;
@@ -22,6 +23,7 @@ import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.util.io.DisabledOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The vault's git working copy: cloned from {@code poimen.git.remote} when missing, and configured so that
@@ -72,6 +74,48 @@ public class VaultGit {
             throw new IllegalStateException("cannot clone " + git.remote() + " into " + root + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * At start with sync off: the vault folder becomes the hub's own git repository where drafts are branches and an
+     * approved draft is merged. A missing or empty folder is first filled from {@code seed} (a folder; {@code none}
+     * or blank: start empty); a folder that is not a git working copy is made one, everything in it committed. Says
+     * what it did in the log. False (with a warning) when the folder cannot be made one (read-only): the vault is
+     * still served, and review answers 503.
+     */
+    public boolean prepareLocal(String seed) {
+        try {
+            if (Files.isDirectory(root.resolve(".git"))) {
+                return true;
+            }
+            if ((!Files.exists(root) || isEmptyDir(root)) && seed != null && !seed.isBlank() && !seed.equals("none")) {
+                Path from = Path.of(seed).toAbsolutePath().normalize();
+                if (!Files.isDirectory(from)) {
+                    throw new IOException("the seed folder " + from + " does not exist");
+                }
+                FileSystemUtils.copyRecursively(from, root);
+                log.info("the vault folder {} was missing or empty: copied {} into it", root, from);
+            }
+            Files.createDirectories(root);
+            try (Git g = Git.init().setDirectory(root.toFile()).setInitialBranch(git.branch()).call()) {
+                g.add().addFilepattern(".").call();
+                PersonIdent hub = new PersonIdent("poimen-memory", "poimen-memory@" + git.noreplyDomain());
+                g.commit().setMessage("Vault as found by poimen-memory").setAuthor(hub).setCommitter(hub)
+                        .setAllowEmpty(true).setSign(false).call();
+                long files;
+                try (Stream<Path> all = Files.walk(root)) {
+                    files = all.filter(p -> Files.isRegularFile(p) && !root.relativize(p).startsWith(".git")).count();
+                }
+                log.info("the vault folder {} was not a git working copy: made it one on branch {} ({} files "
+                        + "committed); drafts become branches there and approved drafts are merged into {}", root,
+                        git.branch(), files, git.branch());
+            }
+            return true;
+        } catch (IOException | GitAPIException | RuntimeException e) {
+            log.warn("the vault folder {} cannot be made a git working copy ({}); edits through review are off",
+                    root, e.getMessage());
+            return false;
         }
     }
 

@@ -114,20 +114,25 @@ public class VaultSync {
         try {
             List<FileChange> diff = oldHead != null && indexed.equals(oldHead.name()) ? pulled
                     : vault.changes(ObjectId.fromString(indexed), newHead);
-            List<String> upserted = new ArrayList<>();
-            List<String> deleted = new ArrayList<>();
-            for (FileChange c : diff) {
-                if (c.oldPath() != null) {
-                    deleted.add(c.oldPath());
-                }
-                (c.change().equals("deleted") ? deleted : upserted).add(c.path());
-            }
-            return new VaultChanges(vault.root(), indexed, newHead.name(), upserted, deleted);
+            return changes(vault.root(), indexed, newHead.name(), diff);
         } catch (IOException | RuntimeException e) {
             log.warn("sync to {}: cannot diff from the indexed commit {} ({}); whole-vault scan", newHead.name(),
                     indexed, e.toString());
             return vault.root();
         }
+    }
+
+    /** What the ingest reads for the files of {@code diff}: a rename is a delete of its old path. */
+    static VaultChanges changes(Path root, String from, String to, List<FileChange> diff) {
+        List<String> upserted = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        for (FileChange c : diff) {
+            if (c.oldPath() != null) {
+                deleted.add(c.oldPath());
+            }
+            (c.change().equals("deleted") ? deleted : upserted).add(c.path());
+        }
+        return new VaultChanges(root, from, to, upserted, deleted);
     }
 
     /** After the ingest: record the synced commit and what changed. */

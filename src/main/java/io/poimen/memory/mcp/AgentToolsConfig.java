@@ -14,8 +14,8 @@ public class AgentToolsConfig {
 
     @Bean
     NoteNeighbourhood noteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers,
-                                        AccessChecks checks) {
-        return new NoteNeighbourhood(graph, notes, callers, checks);
+                                        AccessChecks checks, PoimenProperties poimen) {
+        return new NoteNeighbourhood(graph, notes, callers, checks, poimen.vault().path());
     }
 
     @Bean

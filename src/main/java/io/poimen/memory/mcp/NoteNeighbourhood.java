@@ -10,7 +10,11 @@ import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.ReadAccess;
+import io.poimen.memory.vault.NoteVersion;
 import io.poimen.memory.web.VaultFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -38,7 +42,8 @@ public class NoteNeighbourhood {
     public record Part(String chunkId, String heading, int tokens, String text) {
     }
 
-    public record Note(String path, String title, int hops, List<Part> chunks) {
+    /** @param version the note's version (the file as served now), for an edit made from what was read */
+    public record Note(String path, String title, int hops, String version, List<Part> chunks) {
     }
 
     public record Context(String path, int budgetTokens, int tokensUsed, List<Note> notes, List<String> leftOut) {
@@ -48,12 +53,15 @@ public class NoteNeighbourhood {
     private final NoteStore notes;
     private final CallerResolver callers;
     private final AccessChecks checks;
+    private final Path vault;
 
-    public NoteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers, AccessChecks checks) {
+    public NoteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers, AccessChecks checks,
+                             Path vault) {
         this.graph = graph;
         this.notes = notes;
         this.callers = callers;
         this.checks = checks;
+        this.vault = vault.toAbsolutePath().normalize();
     }
 
     public Context build(Exchange exchange, @Header("path") String path, @Header("budget_tokens") Integer budget,
@@ -120,10 +128,19 @@ public class NoteNeighbourhood {
             if (parts.isEmpty()) {
                 leftOut.add(n);
             } else {
-                out.add(new Note(n, row.title(), hopOf.get(n), parts));
+                out.add(new Note(n, row.title(), hopOf.get(n), version(n), parts));
             }
         }
         return new Context(path, limit, used, out, leftOut);
+    }
+
+    private String version(String path) {
+        Path file = vault.resolve(path).normalize();
+        try {
+            return file.startsWith(vault) ? NoteVersion.of(Files.readAllBytes(file)) : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static Set<String> neighbours(LinkGraph g, String path) {

@@ -67,6 +67,8 @@ public class VaultHistory {
         }
         Caller caller = callers.caller(exchange);
         String trace = ExchangeSecurity.traceId(exchange);
+        boolean commit = COMMIT.matcher(since.trim()).matches();
+        Instant after = commit ? null : time(since.trim()); // a malformed since is the caller's 400, checked first
         if (!Files.isDirectory(vault.resolve(".git"))) {
             throw new ApiException(503, "no_history", "the vault is not a git working copy");
         }
@@ -80,8 +82,7 @@ public class VaultHistory {
                 return new Changes(since, null, List.of(), false);
             }
             walk.markStart(walk.parseCommit(head));
-            Instant after = null;
-            if (COMMIT.matcher(since.trim()).matches()) {
+            if (commit) {
                 try {
                     ObjectId from = repo.resolve(since.trim() + "^{commit}");
                     if (from == null) {
@@ -91,8 +92,6 @@ public class VaultHistory {
                 } catch (org.eclipse.jgit.errors.MissingObjectException e) {
                     throw ApiException.notFound("no such commit in the vault history: " + since);
                 }
-            } else {
-                after = time(since.trim());
             }
             Map<String, Change> latest = new LinkedHashMap<>();
             Map<String, Boolean> allowed = new LinkedHashMap<>();

@@ -12,13 +12,16 @@ import java.util.Map;
  *                      under {@code shared/} (the vault root, a top-level folder such as {@code private/}, notes
  *                      directly in {@code projects/}) whose unit has no {@code _access.yaml}
  * @param writeMinRole  role needed (or outranked) for every write action
+ * @param selfApproval  {@code self_approval: true}: the author of a draft may approve it (who may write every note it
+ *                      touches); false (the default): someone else must
  */
-public record PolicyDefaults(boolean sharedPublic, boolean projectPublic, boolean outsidePublic, String writeMinRole) {
+public record PolicyDefaults(boolean sharedPublic, boolean projectPublic, boolean outsidePublic, String writeMinRole,
+                             boolean selfApproval) {
 
     public static PolicyDefaults fromYaml(Map<String, Object> yaml) {
         return new PolicyDefaults(openOrDeny(yaml, "default_access", "public"),
                 openOrDeny(yaml, "project_default", "deny"), openOrDeny(yaml, "outside_default", "deny"),
-                Yamls.string(yaml, "write_min_role", "editor"));
+                Yamls.string(yaml, "write_min_role", "editor"), Yamls.bool(yaml, "self_approval", false));
     }
 
     private static boolean openOrDeny(Map<String, Object> yaml, String key, String fallback) {

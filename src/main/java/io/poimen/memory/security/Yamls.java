@@ -20,6 +20,18 @@ final class Yamls {
         throw new IllegalArgumentException(key + " must be a string, got " + v);
     }
 
+    /** A YAML boolean ({@code true} or {@code false}); anything else (a string "yes", a number) is an error. */
+    static boolean bool(Map<String, Object> yaml, String key, boolean fallback) {
+        Object v = yaml.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw new IllegalArgumentException(key + " must be true or false, got " + v);
+    }
+
     static List<String> strings(Object v, String key) {
         if (v == null) {
             return List.of();

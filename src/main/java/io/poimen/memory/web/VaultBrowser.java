@@ -12,6 +12,7 @@ import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.ExchangeSecurity;
 import io.poimen.memory.security.VaultPathGuard;
 import io.poimen.memory.vault.LinkType;
+import io.poimen.memory.vault.NoteVersion;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.vault.WikiLink;
 import io.poimen.memory.vault.WikiLinkParser;
@@ -83,7 +84,8 @@ public class VaultBrowser {
         String content = files.read(path);
         List<VaultViews.Link> links = notes.linksFrom(path).stream().map(l -> link(l, access)).toList();
         List<String> backlinks = access.filter(graph.current().backlinks(path));
-        return new VaultViews.Note(path, row.title(), row.project(), row.updatedAt(), content, links, backlinks);
+        return new VaultViews.Note(path, row.title(), row.project(), row.updatedAt(), content,
+                NoteVersion.of(content), links, backlinks);
     }
 
     /** {@code GET /memory/projects}: projects the caller may read. */

@@ -37,7 +37,8 @@ class ConfigurationBindingTest {
     void embeddedDefaultsComeFromTheRecordsAndReachPlaceholders() {
         try (var ctx = start(null)) {
             PoimenProperties p = ctx.getBean(PoimenProperties.class);
-            assertThat(p.vault().path()).isEqualTo(Path.of("examples/vault"));
+            assertThat(p.vault().path()).isEqualTo(Path.of("data/vault"));
+            assertThat(p.vault().seed()).isEqualTo("examples/vault");
             assertThat(p.vault().maxFileBytes()).isEqualTo(5_242_880L);
             assertThat(p.query().embeddingCoolDownMs()).isEqualTo(Duration.ofSeconds(30));
             assertThat(p.session().ttl()).isEqualTo(Duration.ofMinutes(30));

@@ -101,7 +101,8 @@ class ConfigurationKeysDocumentedTest {
                 .containsEntry("poimen.git.poll-period", "30000")
                 .containsEntry("poimen.session.ttl", "1800000")
                 .containsEntry("poimen.cluster.namespace", "poimen-writer")
-                .containsEntry("poimen.vault.path", "examples/vault")
+                .containsEntry("poimen.vault.path", "data/vault")
+                .containsEntry("poimen.vault.seed", "examples/vault")
                 .containsEntry("poimen.git.enabled", "false");
     }
 }

@@ -64,7 +64,7 @@ class DraftRetryTest extends GrcTestSupport {
         FORGEJO.stubFor(get(urlPathEqualTo(PULLS)).withQueryParam("state", equalTo("open")).willReturn(okJson("[]")));
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                .until(() -> "delivered".equals(storedDraft(id).path("status").asText()));
+                .until(() -> "open".equals(storedDraft(id).path("status").asText()));
         assertThat(storedDraft(id).path("pr_number").asInt()).isEqualTo(8);
         FORGEJO.verify(1, postRequestedFor(urlPathEqualTo(PULLS)));
         FORGEJO.verify(1, postRequestedFor(urlPathEqualTo(PULLS)).withRequestBody(matchingJsonPath("$.head",
@@ -89,7 +89,7 @@ class DraftRetryTest extends GrcTestSupport {
                 .willReturn(okJson("[" + pr(5, "edit/someone/else-20250101000000") + "," + pr(9, branch) + "]")));
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                .until(() -> "delivered".equals(storedDraft(id).path("status").asText()));
+                .until(() -> "open".equals(storedDraft(id).path("status").asText()));
         assertThat(storedDraft(id).path("pr_number").asInt()).isEqualTo(9);
         FORGEJO.verify(0, postRequestedFor(urlPathEqualTo(PULLS)));
     }

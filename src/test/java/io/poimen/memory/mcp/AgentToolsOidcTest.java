@@ -149,7 +149,7 @@ class AgentToolsOidcTest {
             assertThat(jdbc.queryForObject("select user_subject from grc_drafts where id = ?", String.class, id))
                     .isEqualTo("rock");
             JsonNode status = body(call(editor, "draft_status", Map.of("draft_id", id)));
-            assertThat(status.path("status").asText()).isEqualTo("delivered");
+            assertThat(status.path("status").asText()).isEqualTo("open");
             assertThat(status.path("pr_url").asText()).endsWith("/pulls/23");
             try (McpSyncClient outsider = McpClients.connect(base(), outsider())) {
                 McpSchema.CallToolResult other = call(outsider, "draft_status", Map.of("draft_id", id));

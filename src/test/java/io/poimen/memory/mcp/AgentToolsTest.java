@@ -108,10 +108,10 @@ class AgentToolsTest extends HubWebTestBase {
                     "message", "Note on crashing sidecars"));
             assertThat(proposed.path("draft_id").asText()).isNotBlank();
             assertThat(proposed.path("pr_url").asText()).isEqualTo("http://forgejo.test/team/vault/pulls/41");
-            assertThat(proposed.path("status").asText()).isEqualTo("delivered");
+            assertThat(proposed.path("status").asText()).isEqualTo("open");
 
             JsonNode status = call(client, "draft_status", Map.of("draft_id", proposed.path("draft_id").asText()));
-            assertThat(status.path("status").asText()).isEqualTo("delivered");
+            assertThat(status.path("status").asText()).isEqualTo("open");
             assertThat(status.path("pr_number").asInt()).isEqualTo(41);
             assertThat(status.path("pr_state").asText()).isEqualTo("open");
             assertThat(status.path("document_path").asText()).isEqualTo(NOTE);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * Note names of drafts in oidc mode (security test, item 11c): an editor's draft of a {@code .GIT} folder, a name with
  * a zero-width or bidirectional control character or with look-alike scripts mixed is a 400 JSON answer naming the
  * character class, over REST and through the MCP {@code propose_edit} tool; a name in one non-Latin script passes the
- * checks (this hub has no Forgejo, so it stops at 503 {@code grc_unavailable}).
+ * checks and becomes a draft (this hub has no Forgejo: it is reviewed on the hub).
  */
 class DraftNamesOidcTest extends OidcHubTestBase {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -50,8 +50,9 @@ class DraftNamesOidcTest extends OidcHubTestBase {
         }
         for (String ok : new String[] {"projects/ml-training/議事録.md", "projects/ml-training/ملاحظات.md"}) {
             HttpResponse<String> rest = post(bob(), "/memory/grc/draft", draft(ok));
-            assertThat(rest.statusCode()).as(ok + ": " + rest.body()).isEqualTo(503);
-            assertThat(JSON.readTree(rest.body()).path("error").asText()).isEqualTo("grc_unavailable");
+            assertThat(rest.statusCode()).as(ok + ": " + rest.body()).isEqualTo(201);
+            assertThat(JSON.readTree(rest.body()).path("status").asText()).isEqualTo("open");
+            assertThat(JSON.readTree(rest.body()).path("paths").get(0).asText()).isEqualTo(ok);
         }
     }
 }

@@ -397,7 +397,7 @@ class PolicyDepthLeakPropertiesTest {
         List<String> all = List.copyOf(NOTES.keySet());
 
         // the MCP tool build_context, from one note per try in turn: the readable two-hop neighbourhood
-        NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks);
+        NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks, vault);
         String start = all.get((int) (STARTS.getAndIncrement() % all.size()));
         if (readable.contains(start)) {
             NoteNeighbourhood.Context c = context.build(exchange.get(), start, 200_000, 2);

@@ -85,7 +85,7 @@ class DraftNamesHttpTest extends HubWebTestBase {
                     Map.of("path", "projects/poimen/заметки-" + number() + ".md",
                             "content", "# Заметки\n", "message", "Заметки")));
             assertThat(result.isError()).as(McpClients.text(result)).isFalse();
-            assertThat(JSON.readTree(McpClients.text(result)).path("status").asText()).isEqualTo("delivered");
+            assertThat(JSON.readTree(McpClients.text(result)).path("status").asText()).isEqualTo("open");
         }
         assertThat(drafts()).isEqualTo(before + 3);
     }

@@ -1,0 +1,53 @@
+package io.poimen.memory.grc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.ResponseEntity;
+
+/** Review on the hub itself, on the embedded default: a section edit is submitted, approved, merged, searchable. */
+class LocalReviewTest extends LocalReviewTestSupport {
+
+    @Test
+    void aSectionEditIsApprovedMergedIntoTheVaultRepositoryAndSearchable() throws Exception {
+        String note = "projects/poimen/tools/helm.md";
+        assertThat(Files.isDirectory(vault().resolve(".git"))).as("the seeded vault is a git repository").isTrue();
+        JsonNode read = read(note);
+        String word = "zebrafinch" + unique();
+        ResponseEntity<String> submitted = post("/memory/grc/draft", draft("Explain previews",
+                Map.of(note, read.path("version").asText()),
+                op("replace_section", note, "section", "Previewing a change", "content",
+                        "Render with `helm template` and diff with the " + word + " plugin.")));
+        assertThat(submitted.getStatusCode().value()).as(submitted.getBody()).isEqualTo(201);
+        JsonNode draft = json(submitted);
+        assertThat(draft.path("status").asText()).isEqualTo("open");
+        assertThat(draft.path("review_host").asText()).isEqualTo("local");
+        String id = draft.path("draft_id").asText();
+
+        JsonNode listed = json(http.getForEntity("/memory/grc/drafts", String.class));
+        assertThat(listed.path("drafts").findValuesAsText("draft_id")).contains(id);
+        JsonNode shown = json(http.getForEntity("/memory/grc/drafts/" + id, String.class));
+        assertThat(shown.path("diff").get(0).path("diff").asText()).contains("+Render with `helm template` and diff "
+                + "with the " + word);
+
+        ResponseEntity<String> approved = review(id, "approve", "looks right");
+        assertThat(approved.getStatusCode().value()).as(approved.getBody()).isEqualTo(200);
+        assertThat(json(approved).path("status").asText()).isEqualTo("merged");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode results = json(post("/memory/query", Map.of("project", "poimen", "query", word + " plugin")))
+                    .path("results");
+            assertThat(results).isNotEmpty();
+            assertThat(results.get(0).path("text").asText()).contains(word);
+        });
+        assertThat(Files.readString(vault().resolve(note))).contains(word).contains("## Stuck releases");
+        try (Git git = Git.open(vault().toFile())) {
+            assertThat(git.log().setMaxCount(1).call().iterator().next().getFullMessage()).contains("Explain previews");
+        }
+    }
+}
