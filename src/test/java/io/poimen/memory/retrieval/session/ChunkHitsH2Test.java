@@ -1,8 +1,7 @@
 package io.poimen.memory.retrieval.session;
 
+import io.poimen.memory.testsupport.TestH2;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeAll;
 
 class ChunkHitsH2Test extends ChunkHitsContract {
@@ -10,12 +9,7 @@ class ChunkHitsH2Test extends ChunkHitsContract {
 
     @BeforeAll
     static void migrate() {
-        JdbcDataSource h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:chunk_hits_" + System.nanoTime() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
-                + "DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(h2).locations("classpath:db/migration/common", "classpath:db/migration/h2")
-                .load().migrate();
-        dataSource = h2;
+        dataSource = TestH2.migrated("chunk_hits");
     }
 
     @Override
