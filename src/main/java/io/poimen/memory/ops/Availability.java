@@ -15,7 +15,7 @@ public class Availability {
     }
 
     public boolean available() {
-        return failedAt < 0 || System.currentTimeMillis() - failedAt > coolDownMillis;
+        return failedAt < 0 || System.currentTimeMillis() - failedAt >= coolDownMillis;
     }
 
     public void failed(String reason) {
