@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.camel.CamelContext;
+import org.apache.camel.StartupListener;
 import org.apache.camel.cluster.CamelClusterMember;
 import org.apache.camel.support.cluster.AbstractCamelClusterService;
 import org.apache.camel.support.cluster.AbstractCamelClusterView;
@@ -50,8 +52,37 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
             super(JdbcLeaseClusterService.this, namespace);
         }
 
+        /**
+         * Leads only once Camel has fully started. camel-master starts a route's delegated timer when leadership is
+         * taken; a timer started while the context is still starting is scheduled by a start-up callback, and one
+         * registered just after the context called its callbacks, but before it counted as started, never fired
+         * (HubClusterTest under load: the writer's cluster-requests timer had no thread, its other timers ran).
+         */
         @Override
-        protected void doStart() {
+        protected void doStart() throws Exception {
+            CamelContext camel = getCamelContext();
+            if (camel == null || camel.getStatus().isStarted()) {
+                startRenewing();
+                return;
+            }
+            camel.addStartupListener(new StartupListener() {
+                @Override
+                public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+                }
+
+                @Override
+                public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) {
+                    if (isRunAllowed()) {
+                        startRenewing();
+                    }
+                }
+            });
+        }
+
+        private synchronized void startRenewing() {
+            if (timer != null) {
+                return;
+            }
             tick();
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "cluster-lease-" + getNamespace());
@@ -66,6 +97,7 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
         protected void doStop() {
             if (timer != null) {
                 timer.shutdownNow();
+                timer = null;
             }
             if (leader) {
                 try {

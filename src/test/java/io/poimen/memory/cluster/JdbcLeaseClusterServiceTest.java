@@ -6,7 +6,13 @@ import static org.awaitility.Awaitility.await;
 import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.apache.camel.CamelContext;
+import org.apache.camel.StartupListener;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.cluster.CamelClusterView;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
@@ -64,6 +70,36 @@ class JdbcLeaseClusterServiceTest {
         await().atMost(Duration.ofSeconds(2)).until(() -> viewB.getLocalMember().isLeader());
         // a stopping leader hands the lease over: no wait for it to run out
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(LEASE);
+    }
+
+    @Test
+    void aReplicaLeadsOnlyOnceItsContextHasFullyStartedAndItsMasterTimersThenFire() throws Exception {
+        JdbcLeaseClusterService service = service("a");
+        AtomicInteger fired = new AtomicInteger();
+        List<Boolean> leadingWhileStarting = new CopyOnWriteArrayList<>();
+        a = new DefaultCamelContext();
+        a.addService(service);
+        a.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("master:ns:timer:writer?period=50").process(e -> fired.incrementAndGet());
+            }
+        });
+        a.addStartupListener(new StartupListener() {
+            @Override
+            public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+            }
+
+            @Override
+            public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) throws Exception {
+                leadingWhileStarting.add(service.getView("ns").getLocalMember().isLeader());
+            }
+        });
+        a.start();
+        assertThat(leadingWhileStarting).as("asked as the context finished starting, its routes already running")
+                .containsExactly(false);
+        await().atMost(Duration.ofSeconds(20)).until(() -> service.getView("ns").getLocalMember().isLeader());
+        await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > 0);
     }
 
     @Test
