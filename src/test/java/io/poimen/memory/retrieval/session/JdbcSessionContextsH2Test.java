@@ -1,8 +1,7 @@
 package io.poimen.memory.retrieval.session;
 
+import io.poimen.memory.testsupport.TestH2;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeAll;
 
 class JdbcSessionContextsH2Test extends JdbcSessionContextsContract {
@@ -10,12 +9,7 @@ class JdbcSessionContextsH2Test extends JdbcSessionContextsContract {
 
     @BeforeAll
     static void migrate() {
-        JdbcDataSource h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:session_contexts_" + System.nanoTime() + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
-                + "DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(h2).locations("classpath:db/migration/common", "classpath:db/migration/h2")
-                .load().migrate();
-        dataSource = h2;
+        dataSource = TestH2.migrated("session_contexts");
     }
 
     @Override
