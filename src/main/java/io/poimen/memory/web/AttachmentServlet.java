@@ -1,18 +1,12 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.ExchangeSecurity;
-import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * {@code GET} and {@code HEAD /memory/vault/attachment?path=}: the route {@code direct:vault-attachment}
@@ -24,38 +18,18 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * before each use, so a changed policy applies at once), and for SVG its own Content-Security-Policy
  * ({@link AttachmentType#SANDBOX}) in place of the hub's. Errors are the route's JSON answers.
  */
-public class AttachmentServlet extends HttpServlet {
+public class AttachmentServlet extends RouteServlet {
     public static final String PATH = "/memory/vault/attachment";
-    private static final Logger log = LoggerFactory.getLogger(AttachmentServlet.class);
-    private final transient ProducerTemplate producer;
-    private final transient Endpoint route;
 
     public AttachmentServlet(ProducerTemplate producer, String routeUri) {
-        this.producer = producer;
-        this.route = producer.getCamelContext().getEndpoint(routeUri);
+        super(producer, routeUri, PATH, "GET", "HEAD");
     }
 
     @Override
-    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        ServerHttpObservationFilter.findObservationContext(request).ifPresent(c -> c.setPathPattern(PATH));
-        switch (request.getMethod()) {
-            case "GET" -> serve(request, response, true);
-            case "HEAD" -> serve(request, response, false);
-            case "OPTIONS" -> response.setHeader("Allow", "GET,HEAD,OPTIONS");
-            default -> {
-                response.setHeader("Allow", "GET,HEAD");
-                response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
-            }
-        }
-    }
-
-    private void serve(HttpServletRequest request, HttpServletResponse response, boolean withBody)
-            throws IOException {
-        Exchange done = producer.send(route, ex -> {
-            ExchangeSecurity.bind(ex, request);
-            ex.getMessage().setHeader("path", request.getParameter("path"));
-        });
-        if (RouteAnswer.failed(done, response, log)) {
+    void answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        boolean withBody = request.getMethod().equals("GET");
+        Exchange done = send(request, response, message -> message.setHeader("path", request.getParameter("path")));
+        if (done == null) {
             return;
         }
         if (!(done.getMessage().getBody() instanceof Attachment attachment)) {
