@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.jgit.diff.DiffAlgorithm;
@@ -47,6 +49,18 @@ final class DraftDiffs {
             }
         }
         return out;
+    }
+
+    /** {@link #of} as the API answers it: {@code [{path, change, old_path, diff}]}. */
+    static List<Map<String, Object>> json(DraftChanges changes, Function<String, Optional<String>> current) {
+        return of(changes, current).stream().map(f -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", f.path());
+            m.put("change", f.change());
+            m.put("old_path", f.oldPath());
+            m.put("diff", f.diff());
+            return m;
+        }).toList();
     }
 
     static String unified(String oldPath, String newPath, String before, String after) {

@@ -17,11 +17,13 @@ import java.util.regex.Pattern;
  * The body of {@code POST /memory/grc/draft}: {@code operations} (see {@link NoteOperations}), or the first shape
  * {@code document_path} + {@code content} (a {@code write} of that note); {@code message}; and
  * {@code base_versions}, the version of each note as the editor read it (a path with {@code ""} held no note). A
- * note the operations touch without a base version gets its version at submission as its base.
+ * note the operations touch without a base version gets its version at submission as its base. {@code dry_run}:
+ * true to have the draft checked and its diff answered without storing anything (the editor's preview).
  *
  * @param operations JSON text of the operations as sent (null for the first shape)
  */
-record DraftInput(List<NoteOperation> ops, String operations, Map<String, String> baseVersions, String message) {
+record DraftInput(List<NoteOperation> ops, String operations, Map<String, String> baseVersions, String message,
+                  boolean dryRun) {
     private static final Pattern VERSION = Pattern.compile("[0-9a-f]{40}");
 
     static DraftInput parse(ObjectMapper json, byte[] body) {
@@ -41,18 +43,24 @@ record DraftInput(List<NoteOperation> ops, String operations, Map<String, String
             throw ApiException.badRequest("message is required");
         }
         Map<String, String> bases = versions(node.get("base_versions"));
+        JsonNode dry = node.get("dry_run");
+        if (dry != null && !dry.isNull() && !dry.isBoolean()) {
+            throw ApiException.badRequest("dry_run must be true or false");
+        }
+        boolean dryRun = dry != null && dry.asBoolean(false);
         JsonNode operations = node.get("operations");
         if (operations != null && !operations.isNull()) {
             if (node.has("document_path") || node.has("content")) {
                 throw ApiException.badRequest("send operations, or document_path and content, not both");
             }
-            return new DraftInput(NoteOperations.fromJson(operations), operations.toString(), bases, message.strip());
+            return new DraftInput(NoteOperations.fromJson(operations), operations.toString(), bases, message.strip(),
+                    dryRun);
         }
         // the first shape, checked as before (DraftRequest), then a write of the note
         DraftRequest request = new DraftRequest(text(node, "document_path"), text(node, "content"), message)
                 .validated();
         return new DraftInput(List.of(new NoteOperation.Write(request.documentPath(), request.content())), null,
-                bases, request.message());
+                bases, request.message(), dryRun);
     }
 
     private static Map<String, String> versions(JsonNode node) {

@@ -234,14 +234,7 @@ public class DraftReviews {
         body.put("operations", operations(d.edit().operations()));
         body.put("base_versions", c.baseVersions());
         body.put("base_commit", d.edit().baseCommit());
-        body.put("diff", DraftDiffs.of(c, this::current).stream().map(f -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("path", f.path());
-            m.put("change", f.change());
-            m.put("old_path", f.oldPath());
-            m.put("diff", f.diff());
-            return m;
-        }).toList());
+        body.put("diff", DraftDiffs.json(c, this::current));
         body.put("moves", c.moves());
         body.put("rewrites", c.rewrites().stream().map(r -> Map.of("path", r.path(), "before", r.before(),
                 "after", r.after())).toList());

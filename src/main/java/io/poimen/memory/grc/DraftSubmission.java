@@ -36,14 +36,18 @@ import org.eclipse.jgit.lib.Repository;
  * before anything is read, the operations planned on the notes as the editor read them ({@code base_versions}),
  * write access on every note the plan touches, and the plan re-applied to the vault branch now. A conflict there is
  * answered (409 {@code edit_conflict}) and nothing is stored; otherwise the draft is stored with its base versions
- * and, on the hub as review host, its branch made.
+ * and, on the hub as review host, its branch made. A dry run goes through every check and stores nothing.
  */
 public class DraftSubmission {
     /**
      * @param draft     the stored draft, or null
      * @param conflicts what stands in the way, per note, when nothing was stored
+     * @param preview   the changes a dry run would have stored (null otherwise)
      */
-    public record Outcome(Draft draft, Map<String, EditConflict> conflicts) {
+    public record Outcome(Draft draft, Map<String, EditConflict> conflicts, DraftChanges preview) {
+        Outcome(Draft draft, Map<String, EditConflict> conflicts) {
+            this(draft, conflicts, null);
+        }
     }
 
     private final DraftStore drafts;
@@ -118,6 +122,9 @@ public class DraftSubmission {
             }
             if (now.changesNothing()) {
                 throw ApiException.unprocessable("the vault holds these changes already: nothing to review");
+            }
+            if (input.dryRun()) {
+                return new Outcome(null, Map.of(), changes);
             }
             Draft draft = draft(caller, input, host, changes, head);
             if (host == ReviewHost.LOCAL) {

@@ -37,12 +37,16 @@ public class GrcApi {
     /**
      * Reads the request ({@link DraftInput}) and submits it ({@link DraftSubmission}). A stored draft's id goes into
      * {@link DraftDelivery#DRAFT_ID} (a Forgejo draft is delivered next); a conflict with the vault as it is now is
-     * the answer itself: 409 {@code edit_conflict} with each note's current version and conflict.
+     * the answer itself: 409 {@code edit_conflict} with each note's current version and conflict; a dry run's answer
+     * is its diff (nothing stored).
      */
     public Map<String, Object> accept(@Body byte[] body, Exchange exchange) {
         DraftInput input = DraftInput.parse(json, body);
         Caller caller = callers.caller(exchange);
         DraftSubmission.Outcome outcome = submission.submit(caller, traceId(exchange), input);
+        if (outcome.preview() != null) {
+            return preview(outcome.preview(), exchange);
+        }
         if (outcome.draft() == null) {
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 409);
             exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
@@ -65,6 +69,20 @@ public class GrcApi {
         exchange.setProperty(DraftDelivery.DRAFT_ID, draft.id());
         exchange.setProperty(DraftDelivery.FIRST_ATTEMPT, draft.edit().host() == ReviewHost.FORGEJO);
         return null;
+    }
+
+    /** A dry run's answer, 200: what the draft would change, as its diff, with nothing stored. */
+    private static Map<String, Object> preview(DraftChanges changes, Exchange exchange) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("dry_run", true);
+        body.put("paths", List.copyOf(changes.touched()));
+        body.put("base_versions", changes.baseVersions());
+        body.put("diff", DraftDiffs.json(changes, path -> java.util.Optional.empty()));
+        body.put("moves", changes.moves());
+        body.put("rewrites", changes.rewrites());
+        body.put("linked_from", changes.linkedFrom());
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        return body;
     }
 
     /**

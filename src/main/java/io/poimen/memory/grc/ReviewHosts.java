@@ -29,6 +29,12 @@ public class ReviewHosts {
         return git.enabled() ? null : ReviewHost.LOCAL;
     }
 
+    /** The host that takes new drafts now, or null where {@link #require()} answers 503 (the UI hides editing). */
+    public ReviewHost available() {
+        ReviewHost host = current();
+        return host != null && Files.isDirectory(vault.root().resolve(".git")) ? host : null;
+    }
+
     /** The host of new drafts; 503 {@code grc_unavailable} saying what to configure when there is none. */
     public ReviewHost require() {
         ReviewHost host = current();

@@ -50,4 +50,42 @@ class LocalReviewTest extends LocalReviewTestSupport {
             assertThat(git.log().setMaxCount(1).call().iterator().next().getFullMessage()).contains("Explain previews");
         }
     }
+
+    @Test
+    void aDryRunAnswersTheDiffOfTheDraftAndStoresNothing() throws Exception {
+        String note = "projects/poimen/tools/kubectl.md";
+        JsonNode ui = json(http.getForEntity("/memory/ui/config", String.class));
+        assertThat(ui.path("review").asText()).as("the UI offers editing: the hub reviews").isEqualTo("local");
+        JsonNode read = read(note);
+        String version = read.path("version").asText();
+        String word = "dryrunwren" + unique();
+        int drafts = json(http.getForEntity("/memory/grc/drafts?status=all&limit=200", String.class)).path("drafts")
+                .size();
+        int branches;
+        try (Git git = Git.open(vault().toFile())) {
+            branches = git.branchList().call().size();
+        }
+        var body = draft("Preview only", Map.of(note, version), op("append", note, "content", "Tail with " + word + "."));
+        body.put("dry_run", true);
+        ResponseEntity<String> preview = post("/memory/grc/draft", body);
+        assertThat(preview.getStatusCode().value()).as(preview.getBody()).isEqualTo(200);
+        JsonNode shown = json(preview);
+        assertThat(shown.path("dry_run").asBoolean()).isTrue();
+        assertThat(shown.has("draft_id")).isFalse();
+        assertThat(shown.path("base_versions").path(note).asText()).isEqualTo(version);
+        assertThat(shown.path("diff").get(0).path("change").asText()).isEqualTo("modified");
+        assertThat(shown.path("diff").get(0).path("diff").asText()).contains("+++ b/" + note, "+Tail with " + word);
+
+        assertThat(json(http.getForEntity("/memory/grc/drafts?status=all&limit=200", String.class)).path("drafts")
+                .size()).as("no draft stored").isEqualTo(drafts);
+        try (Git git = Git.open(vault().toFile())) {
+            assertThat(git.branchList().call()).as("no branch made").hasSize(branches);
+        }
+        assertThat(Files.readString(vault().resolve(note))).doesNotContain(word);
+
+        body.put("dry_run", "yes");
+        ResponseEntity<String> bad = post("/memory/grc/draft", body);
+        assertThat(bad.getStatusCode().value()).as(bad.getBody()).isEqualTo(400);
+        assertThat(json(bad).path("message").asText()).contains("dry_run");
+    }
 }

@@ -91,7 +91,7 @@ public abstract class LocalReviewTestSupport {
                 comment == null ? Map.of() : Map.of("comment", comment));
     }
 
-    static String unique() {
+    protected static String unique() {
         return UUID.randomUUID().toString().substring(0, 8);
     }
 }
