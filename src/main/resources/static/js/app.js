@@ -6,6 +6,7 @@ import { escapeHtml } from './markdown.js';
 import { Browser } from './browse.js';
 import { Search } from './search.js';
 import { AgentWorkspace } from './agents.js';
+import { Review } from './review.js';
 
 const $ = id => document.getElementById(id);
 const state = { project: sessionStorage.getItem('poimen.project') || '' };
@@ -20,9 +21,10 @@ export function showStatus(message, kind = 'info') {
 const browser = new Browser(state, showStatus);
 const search = new Search(state, showStatus);
 const agents = new AgentWorkspace(showStatus);
+const review = new Review(showStatus);
 
 function showView(name) {
-  for (const v of ['browse', 'search', 'agents']) {
+  for (const v of ['browse', 'search', 'agents', 'review']) {
     $(`view-${v}`).hidden = v !== name;
     $(`tab-${v}`).classList.toggle('active', v === name);
   }
@@ -37,6 +39,9 @@ async function route() {
     showView('search');
     const q = new URLSearchParams(hash.split('?')[1] || '').get('q');
     if (q && q !== search.lastQuery) { $('search-input').value = q; await search.run(q, $('search-method').value); }
+  } else if (hash.startsWith('/review')) {
+    showView('review');
+    await review.open(decodeURIComponent(hash.slice('/review'.length).replace(/^\//, '')));
   } else if (hash.startsWith('/agents')) {
     showView('agents');
     agents.start();
@@ -122,6 +127,7 @@ onSessionChange(async s => {
     $('note-title').textContent = '';
     $('preview').innerHTML = '<p class="empty">Log in to read the vault.</p>';
     $('search-results').innerHTML = '';
+    review.clear();
     agents.restart();
     return;
   }
@@ -138,6 +144,7 @@ async function start() {
     showStatus(`Could not load the UI settings: ${e.message}`, 'error');
   }
   updateAuth(sessionState());
+  $('tab-review').hidden = uiConfig().review === 'none';
   if (uiConfig().auth === 'oidc') return; // nothing to show before the log-in
   await loadProjects();
   route();

@@ -1,9 +1,10 @@
 // The vault view: collapsible file tree, breadcrumbs, markdown preview with working wiki-links, backlinks,
-// and the edit mode that submits a change for review (POST /memory/grc/draft).
+// and the note's edit buttons (edit.js: edits submitted for review).
 import { api, query } from './api.js';
 import { uiConfig } from './auth.js';
 import { attachmentKind, escapeHtml, renderMarkdown } from './markdown.js';
 import { releaseAttachments, showAttachments } from './attachments.js';
+import { NoteEditor } from './edit.js';
 
 const $ = id => document.getElementById(id);
 
@@ -51,9 +52,7 @@ export class Browser {
     this.treeRequests = 0;
     this.openRequests = 0;
     $('collapse-all').addEventListener('click', () => document.querySelectorAll('#tree details').forEach(d => { d.open = false; }));
-    $('edit-button').addEventListener('click', () => this.edit());
-    $('cancel-edit').addEventListener('click', () => this.closeEditor());
-    $('editor-form').addEventListener('submit', e => { e.preventDefault(); this.submit(); });
+    this.editor = new NoteEditor(status, () => this.note);
     $('preview').addEventListener('click', e => {
       const a = e.target.closest('a[data-heading]');
       if (a && !a.dataset.path) { e.preventDefault(); this.scrollTo(a.dataset.heading); }
@@ -94,7 +93,7 @@ export class Browser {
       releaseAttachments();
       $('preview').innerHTML = renderMarkdown(note.content, note.links, { remoteImages: uiConfig().remote_images });
       showAttachments($('preview'));
-      $('edit-button').hidden = false;
+      this.editor.shown(note);
       $('backlinks').innerHTML = note.backlinks.length
         ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')
         : '<li class="empty">No note links here.</li>';
@@ -115,7 +114,7 @@ export class Browser {
     } catch (e) {
       if (request !== this.openRequests) return;
       this.note = null;
-      $('edit-button').hidden = true;
+      this.editor.shown(null);
       $('note-title').textContent = '';
       releaseAttachments();
       $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>`;
@@ -153,45 +152,7 @@ export class Browser {
     }
   }
 
-  edit() {
-    if (!this.note) return;
-    $('editor').value = this.note.content;
-    $('edit-message').value = `Update ${this.note.title || this.note.path}`;
-    $('preview').hidden = true;
-    $('edit-button').hidden = true;
-    $('editor-form').hidden = false;
-    $('review-result').hidden = true;
-    $('editor').focus();
-  }
-
   closeEditor() {
-    $('editor-form').hidden = true;
-    $('preview').hidden = false;
-    $('edit-button').hidden = !this.note;
-  }
-
-  async submit() {
-    const button = $('submit-review');
-    button.disabled = true;
-    try {
-      const draft = await api('/memory/grc/draft', {
-        method: 'POST',
-        body: { document_path: this.note.path, content: $('editor').value, message: $('edit-message').value },
-      });
-      const result = $('review-result');
-      result.innerHTML = `<strong>Draft saved — review request created.</strong> ` +
-        `<a id="pr-link" href="${escapeHtml(draft.pr_url)}" target="_blank" rel="noopener">Pull request #${escapeHtml(draft.pr_number)}</a>` +
-        ` on branch <code>${escapeHtml(draft.branch)}</code>. The note changes here once a reviewer merges it.`;
-      result.hidden = false;
-      result.dataset.kind = 'ok';
-      this.closeEditor();
-    } catch (e) {
-      const result = $('review-result');
-      result.textContent = `Could not submit the edit: ${e.message}`;
-      result.dataset.kind = 'error';
-      result.hidden = false;
-    } finally {
-      button.disabled = false;
-    }
+    this.editor.close();
   }
 }
