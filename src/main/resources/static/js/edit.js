@@ -166,6 +166,7 @@ export class NoteEditor {
     } finally {
       box.hidden = false;
       button.disabled = false;
+      box.scrollIntoView({ block: 'nearest' });
     }
   }
 

@@ -47,7 +47,7 @@ const STATE_TEXT = {
   open: 'Open: waiting for a review.',
   pending: 'Pending: being delivered to the review host.',
   delivering: 'Being delivered to the review host.',
-  merged: 'Merged into the vault: searchable as soon as the index has it.',
+  merged: 'Merged into the vault.',
   rejected: 'Rejected.',
   conflict: 'Conflict: the notes changed since the draft was made, on the same lines. Nothing was merged; the author redoes the edit on the current text.',
   delivery_failed: 'Delivery failed: the review host could not be reached or refused the draft.',

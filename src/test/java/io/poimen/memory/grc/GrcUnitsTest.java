@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.ForgejoProperties;
+import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.security.Caller;
 import io.poimen.memory.api.ApiException;
 import java.time.Duration;
@@ -138,5 +139,26 @@ class GrcUnitsTest {
         assertThat(d.backoff(5)).isEqualTo(Duration.ofMinutes(5));
         assertThat(d.backoff(500)).isEqualTo(Duration.ofMinutes(5));
         assertThat(d.maxAttempts()).isEqualTo(50);
+    }
+
+    @Test
+    void theUiIsToldWhereEditsAreReviewedAndNoneWhenNoHostTakesThem(@org.junit.jupiter.api.io.TempDir
+                                                                      java.nio.file.Path dir) throws Exception {
+        GitProperties off = new GitProperties(false, null, "main", Duration.ofSeconds(30), Duration.ofSeconds(5),
+                "poimen", null, null, "users.noreply.poimen");
+        GitProperties following = new GitProperties(true, "https://git.example.org/team/vault.git", "main",
+                Duration.ofSeconds(30), Duration.ofSeconds(5), "poimen", null, null, "users.noreply.poimen");
+        ForgejoProperties none = new ForgejoProperties(null, null, null, null, Duration.ofSeconds(10), null);
+        ForgejoProperties forgejo = new ForgejoProperties("https://git.example.org", "t", "team", "vault",
+                Duration.ofSeconds(10), null);
+        java.nio.file.Path vault = java.nio.file.Files.createDirectories(dir.resolve("vault"));
+        assertThat(new ReviewHosts(off, none, new VaultGit(vault, off, null)).available())
+                .as("not a git working copy (yet)").isNull();
+        java.nio.file.Files.createDirectories(vault.resolve(".git"));
+        assertThat(new ReviewHosts(off, none, new VaultGit(vault, off, null)).available()).isEqualTo(ReviewHost.LOCAL);
+        assertThat(new ReviewHosts(following, none, new VaultGit(vault, following, null)).available())
+                .as("a vault that follows a remote without Forgejo has no review host").isNull();
+        assertThat(new ReviewHosts(following, forgejo, new VaultGit(vault, following, null)).available())
+                .isEqualTo(ReviewHost.FORGEJO);
     }
 }

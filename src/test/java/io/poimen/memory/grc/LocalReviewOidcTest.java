@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,6 +92,65 @@ class LocalReviewOidcTest extends OidcHubTestBase {
         });
         HttpResponse<String> again = post(rita(), "/memory/grc/drafts/" + id + "/reject", "{\"comment\":\"late\"}");
         assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
+    }
+
+    /**
+     * A reviewer who sees a draft (reads its notes, writes one of them) but may not write another note it touches is
+     * refused with 403 and the reason, for approve and reject alike, and is not offered either; someone who may write
+     * every note approves it.
+     */
+    @Test
+    void aReviewerWithoutWriteAccessOnATouchedNoteGets403() throws Exception {
+        String folder = "projects/poimen/locked-" + UUID.randomUUID().toString().substring(0, 8);
+        String locked = folder + "/escalation.md";
+        String open = "projects/poimen/debugging/node-pressure.md";
+        // a folder of poimen whose notes only platform-team may change, committed in the vault repository by hand
+        Files.createDirectories(VAULT.resolve(folder));
+        Files.writeString(VAULT.resolve(folder + "/_access.yaml"),
+                "access_level: public\nwrite_groups: [platform-team]\n");
+        Files.writeString(VAULT.resolve(locked), "# Escalation\n\nPage the platform team.\n");
+        try (Git git = Git.open(VAULT.toFile())) {
+            git.add().addFilepattern(folder).call();
+            git.commit().setMessage("A folder only platform-team changes").setAuthor("Ops", "ops@example.org")
+                    .setCommitter("Ops", "ops@example.org").call();
+        }
+        String word = "ridgeowl" + UUID.randomUUID().toString().substring(0, 8);
+        String version = JSON.readTree(get(ann(), "/memory/vault/file?path=" + open).body()).path("version").asText();
+        String body = JSON.createObjectNode().put("message", "Escalate " + word)
+                .<com.fasterxml.jackson.databind.node.ObjectNode>set("operations", JSON.createArrayNode()
+                        .add(JSON.createObjectNode().put("op", "append").put("path", open)
+                                .put("content", "Escalate with the " + word + " pager."))
+                        .add(JSON.createObjectNode().put("op", "append").put("path", locked)
+                                .put("content", "Then the " + word + " rota.")))
+                .<com.fasterxml.jackson.databind.node.ObjectNode>set("base_versions",
+                        JSON.createObjectNode().put(open, version)).toString();
+        HttpResponse<String> submitted = post(ann(), "/memory/grc/draft", body);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
+        String id = JSON.readTree(submitted.body()).path("draft_id").asText();
+
+        // rita (devops-team editor) reads both notes and writes the first: she sees the draft and its diff
+        HttpResponse<String> seen = get(rita(), "/memory/grc/drafts/" + id);
+        assertThat(seen.statusCode()).as(seen.body()).isEqualTo(200);
+        JsonNode draft = JSON.readTree(seen.body());
+        assertThat(draft.path("diff").toString()).contains(word);
+        assertThat(draft.path("may_approve").asBoolean()).isFalse();
+        assertThat(draft.path("may_reject").asBoolean()).isFalse();
+        HttpResponse<String> approve = post(rita(), "/memory/grc/drafts/" + id + "/approve", "{\"comment\":\"ok\"}");
+        assertThat(approve.statusCode()).as(approve.body()).isEqualTo(403);
+        assertThat(JSON.readTree(approve.body()).path("message").asText()).contains("write access",
+                "not_in_write_groups");
+        HttpResponse<String> reject = post(rita(), "/memory/grc/drafts/" + id + "/reject", "{\"comment\":\"no\"}");
+        assertThat(reject.statusCode()).as(reject.body()).isEqualTo(403);
+        assertThat(JSON.readTree(get(ann(), "/memory/grc/drafts/" + id).body()).path("status").asText())
+                .isEqualTo("open");
+        assertThat(Files.readString(VAULT.resolve(open))).doesNotContain(word);
+
+        // pat (platform-team editor) may write both: approves, merged
+        String pat = token("pat", List.of("platform-team"), List.of("editor"));
+        HttpResponse<String> approved = post(pat, "/memory/grc/drafts/" + id + "/approve", "{}");
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+        assertThat(JSON.readTree(approved.body()).path("status").asText()).isEqualTo("merged");
+        assertThat(Files.readString(VAULT.resolve(locked))).contains(word);
     }
 
     @Test
