@@ -166,7 +166,10 @@ class WebUiBrowserTest extends HubWebTestBase {
         visible("#edit-button").click();
         WebElement editor = visible("#editor");
         assertThat(editor.getAttribute("value")).contains("helm");
+        // the editor opens with the caret at the top: go to the end to append
         editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.END), "\n\n## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
+        assertThat(editor.getAttribute("value")).startsWith("---\ntitle: Helm releases with Flux")
+                .endsWith("## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
         WebElement message = browser.findElement(By.id("edit-message"));
         message.clear();
         message.sendKeys("Add rollback section");
