@@ -9,11 +9,13 @@ const BRANCHES = ['semantic', 'lexical', 'tfidf'];
 const fmt = (n, d = 3) => (typeof n === 'number' ? n.toFixed(d) : '–');
 
 /**
- * The branches this answer ran: those that answered (`calls.branches`, hit counts even when 0) and those that were
- * expected but failed or were late (`degraded`). A short query runs only TF-IDF and BM25, a requested method one.
+ * The branches this answer ran: those that answered (`calls.branches`, hit counts even when 0; without `calls`, the
+ * branches timed) and those that were expected but failed or were late (`degraded`). A short query runs only TF-IDF
+ * and BM25, a requested method one branch.
  */
 export function branchesRun(answer) {
-  const ran = new Set([...Object.keys((answer.calls || {}).branches || {}), ...(answer.degraded || [])]);
+  const answered = Object.keys(answer.calls ? answer.calls.branches || {} : answer.timings_ms || {});
+  const ran = new Set([...answered, ...(answer.degraded || [])]);
   return BRANCHES.filter(k => ran.has(k));
 }
 
@@ -45,9 +47,18 @@ export function breakdownHtml(b, ran = BRANCHES, degraded = []) {
     `<div class="reason">${escapeHtml(b.reason || '')}</div></div>`;
 }
 
+/** `el` replaced by a span of its text. */
+function asText(el, className) {
+  const span = document.createElement('span');
+  span.className = className;
+  span.textContent = el.textContent;
+  el.replaceWith(span);
+}
+
 /**
  * A result's text as markdown, without its heading line (the breadcrumb above names it), cut at a line end after
- * about 400 characters. The result has no resolved links: wiki-links show as their names, images as their text.
+ * about 400 characters. The result has no resolved links: wiki-links and links inside the vault show as their
+ * names, images as their text; only links to the web stay links.
  */
 export function snippetHtml(text) {
   let body = String(text).replace(/^\s*#{1,6}\s+[^\n]*\n+/, '');
@@ -57,11 +68,9 @@ export function snippetHtml(text) {
   }
   const t = document.createElement('template'); // parsed inert: nothing in it loads
   t.innerHTML = renderMarkdown(body);
-  t.content.querySelectorAll('.wikilink.unresolved, a.wikilink[href="#"]').forEach(el => {
-    const name = document.createElement('span');
-    name.className = 'wikilink';
-    name.textContent = el.textContent;
-    el.replaceWith(name);
+  t.content.querySelectorAll('.wikilink.unresolved').forEach(el => asText(el, 'wikilink'));
+  t.content.querySelectorAll('a').forEach(a => {
+    if (!/^(https?|mailto):/i.test(a.getAttribute('href') || '')) asText(a, a.className);
   });
   t.content.querySelectorAll('img, .attachment').forEach(el => el.replaceWith(el.getAttribute('alt') || el.textContent.replace(/^missing attachment: /, '')));
   return t.innerHTML;

@@ -209,6 +209,28 @@ class WebUiReadingBrowserTest extends HubWebTestBase {
     }
 
     @Test
+    void aSnippetKeepsOnlyWebLinksAndItsMarkupStaysText() {
+        openNote(POD_CRASHES, "Pod crashes and restarts");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> snippet = (Map<String, Object>) ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[0];
+                import('/js/search.js').then(s => {
+                  const box = document.createElement('div');
+                  box.innerHTML = s.snippetHtml('## Heading\\n\\nSee [[pod-crashes]], [the drain](../runbooks/node-drain.md), '
+                    + '![[diagram.png]], ![d](d.png), [docs](https://kubernetes.io/docs/) and <img src=x onerror=alert(1)>.');
+                  done({html: box.innerHTML, text: box.textContent,
+                    links: [...box.querySelectorAll('a')].map(a => a.getAttribute('href')),
+                    names: [...box.querySelectorAll('span.wikilink')].map(e => e.textContent),
+                    elements: box.querySelectorAll('img, script, h1, h2, [onerror]').length});
+                }, e => done({error: String(e)}));""");
+        assertThat(snippet.get("links")).as(String.valueOf(snippet)).isEqualTo(List.of("https://kubernetes.io/docs/"));
+        assertThat(snippet.get("names")).isEqualTo(List.of("pod-crashes"));
+        assertThat(snippet.get("elements")).isEqualTo(0L);
+        assertThat(((String) snippet.get("text")).strip()).startsWith("See pod-crashes, the drain, diagram.png, d, docs and ")
+                .contains("<img src=x onerror=alert(1)>").doesNotContain("Heading");
+    }
+
+    @Test
     void openingAResultShowsItsSectionOfTheNote() {
         browser.manage().window().setSize(new Dimension(1440, 600));
         openNote("projects/poimen/index.md", "Poimen homelab platform");
