@@ -126,7 +126,14 @@ export class NoteEditor {
     for (const id of ['edit-button', 'move-button', 'delete-button']) $(id).hidden = true;
     $('review-result').hidden = true;
     form.hidden = false;
-    (mode.kind === 'move' ? $('move-to') : mode.kind === 'delete' ? $('edit-message') : $('editor')).focus();
+    if (mode.kind === 'move' || mode.kind === 'delete') {
+      (mode.kind === 'move' ? $('move-to') : $('edit-message')).focus();
+      return;
+    }
+    // the caret at the start: focusing a filled textarea otherwise scrolls it to its end
+    $('editor').setSelectionRange(0, 0);
+    $('editor').focus({ preventScroll: true });
+    $('editor').scrollTop = 0;
   }
 
   close() {
