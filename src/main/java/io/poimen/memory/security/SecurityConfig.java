@@ -76,6 +76,11 @@ public class SecurityConfig {
     }
 
     @Bean
+    AuditRoutes auditRoutes() {
+        return new AuditRoutes();
+    }
+
+    @Bean
     AuditSpoolRoutes auditSpoolRoutes(AuditLog auditLog, PoimenProperties props) {
         return new AuditSpoolRoutes(auditLog, props.audit().spoolReplayMs());
     }

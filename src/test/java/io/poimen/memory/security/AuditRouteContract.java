@@ -31,10 +31,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The audit routes of {@code routes/audit.camel.yaml} (camel-sql insert and the filtered select) and the spool
- * replay of {@link AuditSpoolRoutes} on a real database: the same contract on H2 and on PostgreSQL, whose array
- * columns differ. The REST verbs are left out (no HTTP server here); {@code routes/errors.camel.yaml} gives the error
- * handling.
+ * The audit routes: the camel-sql insert of {@link AuditRoutes}, the filtered select of
+ * {@code routes/audit.camel.yaml} and the spool replay of {@link AuditSpoolRoutes}, on a real database: the same
+ * contract on H2 and on PostgreSQL, whose array columns differ. The REST verbs are left out (no HTTP server here);
+ * {@code routes/errors.camel.yaml} gives the error handling.
  */
 abstract class AuditRouteContract {
     static final Caller ALICE = new Caller("alice", "alice", null, List.of("data-team", "x-team"), List.of("viewer"),
@@ -66,6 +66,7 @@ abstract class AuditRouteContract {
             PluginHelper.getRoutesLoader(camel).loadRoutes(
                     ResourceHelper.resolveMandatoryResource(camel, "file:" + withoutRest(Path.of(file))));
         }
+        camel.addRoutes(new AuditRoutes());
         camel.start();
         producer = camel.createProducerTemplate();
     }
