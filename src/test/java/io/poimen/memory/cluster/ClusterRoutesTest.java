@@ -76,6 +76,12 @@ class ClusterRoutesTest {
         return follower;
     }
 
+    private void noteWrittenByTheWriter() throws Exception {
+        new JdbcNoteStore(db, "writer").saveAll(List.of(NoteParser.withDefaults().parse("projects/p/a.md",
+                        "# Alpha\n\nThe quorumix daemon.\n".getBytes(StandardCharsets.UTF_8))),
+                Map.of("projects/p/a.md", Instant.parse("2026-01-01T00:00:00Z")));
+    }
+
     private static long applied(IndexFollower follower) {
         return ((Number) follower.status().get("changes_applied")).longValue();
     }
@@ -220,9 +226,7 @@ class ClusterRoutesTest {
         IndexFollower follower = follower("f");
         DefaultCamelContext f = node("f", true, follower);
         f.start();
-        new JdbcNoteStore(db, "writer").saveAll(List.of(NoteParser.withDefaults().parse("projects/p/a.md",
-                        "# Alpha\n\nThe quorumix daemon.\n".getBytes(StandardCharsets.UTF_8))),
-                Map.of("projects/p/a.md", Instant.parse("2026-01-01T00:00:00Z")));
+        noteWrittenByTheWriter();
 
         mock(f, "pull").setExpectedMessageCount(1);
         mock(f, "pull").assertIsSatisfied(20_000);
@@ -234,9 +238,7 @@ class ClusterRoutesTest {
         IndexFollower follower = follower("f");
         DefaultCamelContext f = node("f", false, follower);
         f.start();
-        new JdbcNoteStore(db, "writer").saveAll(List.of(NoteParser.withDefaults().parse("projects/p/a.md",
-                        "# Alpha\n\nThe quorumix daemon.\n".getBytes(StandardCharsets.UTF_8))),
-                Map.of("projects/p/a.md", Instant.parse("2026-01-01T00:00:00Z")));
+        noteWrittenByTheWriter();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> applied(follower) > 0);
         assertThat(f.getRouteDefinition("index-follow").getOutputs()).as("no pull step")

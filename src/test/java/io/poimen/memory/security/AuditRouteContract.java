@@ -121,7 +121,7 @@ abstract class AuditRouteContract {
         assertThat(log.replaySpool()).isZero();
     }
 
-    /** The replay timer of {@link AuditSpoolRoutes}: it keeps trying while the table is away, then empties the spool. */
+    /** The replay timer of {@link AuditSpoolRoutes}: it keeps trying while the table is away, then writes. */
     @Test
     void theReplayRouteWritesTheSpoolOnceTheDatabaseTakesInsertsAgain() throws Exception {
         AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
