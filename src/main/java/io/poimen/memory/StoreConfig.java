@@ -24,11 +24,9 @@ import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.index.opensearch.OpenSearchRestClients;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
-import io.poimen.memory.ops.FaultInjectedEmbeddingModel;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
-import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
 import org.opensearch.client.RestClient;
@@ -51,10 +49,8 @@ public class StoreConfig {
     }
 
     @Bean
-    EmbeddingModel embeddingModel(EmbeddingModelChoice choice, PoimenProperties props) {
-        Path failureFile = props.faults().embeddingFailureFile();
-        EmbeddingModel model = choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
-        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
+    EmbeddingModel embeddingModel(EmbeddingModelChoice choice) {
+        return choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
     }
 
     /**
@@ -64,16 +60,13 @@ public class StoreConfig {
      * queries itself, as it did before this session existed.
      */
     @Bean(autowireCandidate = false)
-    EmbeddingModel queryEmbeddingModel(EmbeddingModel ingestModel, EmbeddingModelChoice choice,
-                                       PoimenProperties props) {
-        if (!(ingestModel instanceof AbstractInProcessEmbeddingModel)
-                && !(ingestModel instanceof FaultInjectedEmbeddingModel)) {
+    EmbeddingModel queryEmbeddingModel(EmbeddingModel ingestModel, EmbeddingModelChoice choice) {
+        if (!(ingestModel instanceof AbstractInProcessEmbeddingModel)) {
             return ingestModel;
         }
-        Path failureFile = props.faults().embeddingFailureFile();
         EmbeddingModel model = QueryEmbeddingModel.load(choice, 1);
         model.embed("warm-up");
-        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
+        return model;
     }
 
     @Bean

@@ -73,6 +73,21 @@ class PoimenCliTest {
         }
     }
 
+    /** The load runs' hub: serve's start with the fault hook, which needs its file; Spring properties pass through. */
+    @Test
+    void benchServeStartsTheHubWithSpringPropertiesAndNeedsItsFailureFile() {
+        Run run = Run.of("bench", "serve", "--embedding-failure-file", "/tmp/fails", "--server.port=18099",
+                "--spring.profiles.active=prod");
+        assertEquals(1, run.springStarts, run.err);
+        assertEquals("18099", run.environment.getProperty("server.port"));
+        assertEquals("prod", run.environment.getProperty("spring.profiles.active"));
+
+        Run missing = Run.of("bench", "serve", "--server.port=18099");
+        assertEquals(CommandLine.ExitCode.USAGE, missing.code, missing.err);
+        assertTrue(missing.err.contains("--embedding-failure-file"), missing.err);
+        assertEquals(0, missing.springStarts);
+    }
+
     @Test
     void ingestAndBenchStillTakeSpringProperties() {
         CommandLine cli = PoimenCli.commandLine();

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.bench.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.poimen.memory.ops;
+package io.poimen.bench.faults;
 
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Fault injection for load and fault runs (off unless {@code poimen.faults.embedding-failure-file} is set): the
- * in-process model fails while that file exists, as a broken or overloaded model server would. The model runs
- * inside the hub, so this is the only way to fail it from outside without stopping the hub.
+ * Fault injection for load and fault runs ({@code bench serve --embedding-failure-file F}): the in-process model
+ * fails while that file exists, as a broken or overloaded model server would. The model runs inside the hub, so
+ * this is the only way to fail it from outside without stopping the hub.
  */
 public class FaultInjectedEmbeddingModel implements EmbeddingModel {
     private final EmbeddingModel model;
@@ -25,7 +25,7 @@ public class FaultInjectedEmbeddingModel implements EmbeddingModel {
     @Override
     public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
         if (Files.exists(failureFile)) {
-            throw new IllegalStateException("embedding model failure injected (" + failureFile + " exists)");
+            throw new IllegalStateException("embedding model offline: failure injected (" + failureFile + " exists)");
         }
         return model.embedAll(segments);
     }
