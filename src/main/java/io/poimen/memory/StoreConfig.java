@@ -1,7 +1,6 @@
 package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
@@ -56,14 +55,9 @@ public class StoreConfig {
     /**
      * The query route's model ({@code #queryEmbeddingModel} on its endpoint): the same weights in a one-thread
      * ONNX session. Not an autowire candidate, so ingest and everything else injected by type keep the bean above.
-     * An embedding model bean other than the in-process one above (supplied by another configuration) answers
-     * queries itself, as it did before this session existed.
      */
     @Bean(autowireCandidate = false)
-    EmbeddingModel queryEmbeddingModel(EmbeddingModel ingestModel, EmbeddingModelChoice choice) {
-        if (!(ingestModel instanceof AbstractInProcessEmbeddingModel)) {
-            return ingestModel;
-        }
+    EmbeddingModel queryEmbeddingModel(EmbeddingModelChoice choice) {
         EmbeddingModel model = QueryEmbeddingModel.load(choice, 1);
         model.embed("warm-up");
         return model;
