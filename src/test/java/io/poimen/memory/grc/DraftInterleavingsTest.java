@@ -83,7 +83,7 @@ class DraftInterleavingsTest {
     }
 
     /** One vault: its repository, and the hub's parts working on it. */
-    private record Hub(Path root, DraftSubmission submission, LocalReview local) {
+    record Hub(Path root, DraftSubmission submission, LocalReview local, VaultGit vault, GitProperties git) {
     }
 
     @Test
@@ -101,7 +101,8 @@ class DraftInterleavingsTest {
             Hub hub = null;
             for (int i = 0; i < INTERLEAVINGS; i++) {
                 if (i % PER_VAULT == 0) {
-                    hub = hub(drafts, work.resolve("vault-" + i));
+                    hub = hub(drafts, work.resolve("vault-" + i), Clock.systemUTC(), note(NOTES.get(0)),
+                            note(NOTES.get(1)));
                 }
                 try {
                     interleaving(hub, drafts, random);
@@ -123,23 +124,23 @@ class DraftInterleavingsTest {
         assertThat(counts.overlaps).as("overlapping drafts were tried").isGreaterThan(INTERLEAVINGS / 20);
     }
 
-    private Hub hub(DraftStore drafts, Path dir) throws Exception {
+    /** A fresh vault holding {@link #NOTES} with these texts, made the hub's repository. */
+    static Hub hub(DraftStore drafts, Path dir, Clock clock, String... texts) throws Exception {
         Path root = dir.resolve("vault");
         GitProperties git = new GitProperties(false, null, "main", Duration.ofSeconds(30), Duration.ofSeconds(5),
                 "poimen", null, dir.resolve("drafts.git"), "users.noreply.poimen");
         ForgejoProperties forgejo = new ForgejoProperties(null, null, null, null, Duration.ofSeconds(10),
                 new ForgejoProperties.Delivery(Duration.ofSeconds(30), Duration.ofMinutes(30), Duration.ofMinutes(5),
                         50, 2, Duration.ofMillis(500), Duration.ofSeconds(15)));
-        for (String note : NOTES) {
-            Files.createDirectories(root.resolve(note).getParent());
-            Files.writeString(root.resolve(note), note(note));
+        for (int i = 0; i < NOTES.size(); i++) {
+            Files.createDirectories(root.resolve(NOTES.get(i)).getParent());
+            Files.writeString(root.resolve(NOTES.get(i)), texts[i]);
         }
         VaultGit vault = new VaultGit(root, git, null);
         assertThat(vault.prepareLocal(null)).isTrue();
-        Clock clock = Clock.systemUTC();
         LocalReview local = new LocalReview(vault, drafts, git, clock);
         return new Hub(root, new DraftSubmission(drafts, vault, new ReviewHosts(git, forgejo, vault), local,
-                new LocalOperatorAccess(), git, forgejo, clock), local);
+                new LocalOperatorAccess(), git, forgejo, clock), local, vault, git);
     }
 
     /**
