@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * tree is the draft re-applied to the branch as it is then, {@link DraftRebase}) and the working files follow. Only
  * the writer merges; merges are one at a time. The merge route then runs the same incremental ingest as a pull, on
  * the files changed since the last commit this hub indexed (so a commit made in the vault folder by hand is indexed
- * with the next merge).
+ * with the next merge). A draft's branch lives as long as the draft is open or in conflict ({@link #prune}).
  */
 public class LocalReview {
     private static final Logger log = LoggerFactory.getLogger(LocalReview.class);
