@@ -78,7 +78,6 @@ public class DraftRoutes extends RouteBuilder {
                     .log(LoggingLevel.WARN, "approved draft ${exchangeProperty.grcDraftId} not merged yet: "
                             + "${exception.message}")
                 .end()
-                // the branches of finished drafts (merged, rejected, deleted by retention) leave the vault repository
                 .bean(review, "prune")
                 .bean(review, "requested")
                 .split(body())
