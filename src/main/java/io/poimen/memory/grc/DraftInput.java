@@ -26,6 +26,11 @@ record DraftInput(List<NoteOperation> ops, String operations, Map<String, String
                   boolean dryRun) {
     private static final Pattern VERSION = Pattern.compile("[0-9a-f]{40}");
 
+    /** A submission for real (no dry run). */
+    DraftInput(List<NoteOperation> ops, String operations, Map<String, String> baseVersions, String message) {
+        this(ops, operations, baseVersions, message, false);
+    }
+
     static DraftInput parse(ObjectMapper json, byte[] body) {
         JsonNode node;
         try {
