@@ -39,7 +39,8 @@ public class MemoryTools extends HubTools {
                           "project":{"type":"string","description":"project name, e.g. poimen"},
                           "query":{"type":"string","description":"what to look for"},
                           "top_k":{"type":"integer","minimum":1,"maximum":100,"description":"results wanted (default 10)"},
-                          "explain":{"type":"boolean","description":"true adds each chunk's score breakdown (default false)"}},
+                          "explain":{"type":"boolean","description":"true adds each chunk's score breakdown (default false)"},
+                          "filters":{"type":"object","description":"only notes that match all of: tags (list, front matter or inline), path_prefix (folder), changed_after / changed_before (ISO date or 7d, last week), fields (front-matter field: value, [one of], or {eq, in, gt, gte, lt, lte, between})"}},
                          "required":["project","query"]}""", this::searchMemory),
                 tool("read_note", "Read one note of the vault as markdown, with its outgoing wiki-links and backlinks.",
                         """
@@ -61,6 +62,9 @@ public class MemoryTools extends HubTools {
             body.put("top_k", args.get("top_k"));
         }
         body.put("explain", explain);
+        if (args.get("filters") != null) {
+            body.put("filters", args.get("filters"));
+        }
         // the MCP client and session become the agent and session of the memory_retrieved event, and the session
         // keys the retrieval session (its previous context, for prefix reuse)
         McpSessions.Session session = HubCalls.session(context);

@@ -35,6 +35,10 @@ final class ToolGuide {
                     + "links to and from within a token budget; for a question use search_memory."),
             read("recent_changes", "Recent changes", "Use it to catch up on what changed in the vault since a "
                     + "commit or a time, e.g. since your last session."),
+            read("recent_activity", "Recent activity", "Use it to see which notes changed lately (\"last "
+                    + "week\", \"2 days\") in a project or the vault; for commits since a point use recent_changes."),
+            read("list_directory", "List a folder", "Use it to see what a folder holds before reading notes; for a "
+                    + "question use search_memory."),
             read("draft_status", "Draft status", "Use it after proposing an edit to follow the draft to its "
                     + "pull request and review."),
             read("list_drafts", "List drafts", "Use it to find drafts you made or may review."),

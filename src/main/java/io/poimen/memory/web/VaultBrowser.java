@@ -152,7 +152,7 @@ public class VaultBrowser {
      * exist). The query's scope cache: the walk runs once per graph version and caller's denials, the read decisions
      * (one per folder) on every request.
      */
-    private Set<String> scope(ReadAccess access, LinkGraph g, String project) {
+    Set<String> scope(ReadAccess access, LinkGraph g, String project) {
         VaultPathGuard.projectName(project);
         access.require(VaultPaths.PROJECTS + project + "/");
         if (!g.projects().contains(project)) {
@@ -161,7 +161,7 @@ public class VaultBrowser {
         return scopes.scope(project, access::allows, List.of()).paths();
     }
 
-    private ReadAccess access(Exchange exchange) {
+    ReadAccess access(Exchange exchange) {
         return new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
     }
 

@@ -4,8 +4,10 @@ import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
+import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import java.time.Clock;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -56,5 +58,10 @@ public class WebConfig {
     VaultBrowser vaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
                               AccessChecks checks, SearchScopes scopes) {
         return new VaultBrowser(graph, notes, files, callers, checks, scopes);
+    }
+
+    @Bean
+    VaultActivity vaultActivity(VaultBrowser browser, GraphService graph, NoteCatalog catalog) {
+        return new VaultActivity(browser, graph, catalog, Clock.systemUTC());
     }
 }
