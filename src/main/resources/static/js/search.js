@@ -32,11 +32,26 @@ export function breakdownHtml(b) {
     `<div class="reason">${escapeHtml(b.reason || '')}</div></div>`;
 }
 
+// The filter row's values as the query's `filters` (docs/api.md), or null when none is set.
+export function filtersFromForm() {
+  const filters = {};
+  const tags = $('filter-tags').value.split(/[\s,]+/).map(t => t.trim()).filter(Boolean);
+  if (tags.length) filters.tags = tags;
+  const folder = $('filter-folder').value.trim();
+  if (folder) filters.path_prefix = folder;
+  if ($('filter-after').value) filters.changed_after = $('filter-after').value;
+  return Object.keys(filters).length ? filters : null;
+}
+
 export class Search {
   constructor(state, status) {
     this.state = state;
     this.status = status;
     this.lastQuery = null;
+    $('search-filters').addEventListener('submit', e => {
+      e.preventDefault();
+      if (this.lastQuery) this.run(this.lastQuery, $('search-method').value);
+    });
   }
 
   async run(q, method) {
@@ -50,6 +65,8 @@ export class Search {
     try {
       const body = { project: this.state.project, query: q, top_k: 10 };
       if (method) body.search_method = method;
+      const filters = filtersFromForm();
+      if (filters) body.filters = filters;
       const r = await api('/memory/query', { method: 'POST', body });
       this.status('');
       const t = r.timings_ms || {};

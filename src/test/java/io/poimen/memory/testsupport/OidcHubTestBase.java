@@ -62,7 +62,9 @@ public abstract class OidcHubTestBase {
             Files.write(VAULT.resolve(PLANTED_ATTACHMENT), plantedAttachment());
         }
         registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
-        registry.add("poimen.vault.path", () -> VAULT.toString());
+        // a subclass that serves a vault of its own registers poimen.test.vault-path (its dynamic properties are
+        // registered before these, so it cannot set poimen.vault.path itself)
+        registry.add("poimen.vault.path", () -> "${poimen.test.vault-path:" + VAULT + "}");
     }
 
     /** The bytes of {@link #PLANTED_ATTACHMENT}: a valid PNG followed by {@link #PLANTED_TEXT}. */

@@ -158,6 +158,30 @@ class WebUiBrowserTest extends HubWebTestBase {
     }
 
     @Test
+    @Order(3)
+    void theFilterRowNarrowsTheSearchToAFolderAndTags() throws IOException {
+        WebElement box = browser.findElement(By.id("search-input"));
+        box.clear();
+        box.sendKeys("pod keeps restarting with CrashLoopBackOff");
+        browser.findElement(By.id("search-button")).click();
+        visible("#search-results li.result");
+        WebElement folder = visible("#filter-folder");
+        folder.clear();
+        folder.sendKeys("projects/poimen/tools/");
+        browser.findElement(By.id("filter-tags")).sendKeys("kubectl");
+        browser.findElement(By.id("filter-apply")).click();
+        wait.until(d -> {
+            List<WebElement> links = d.findElements(By.cssSelector("#search-results li.result .result-link"));
+            return !links.isEmpty() && links.stream().allMatch(a -> a.getText().startsWith("projects/poimen/tools/"));
+        });
+        assertThat(browser.findElements(By.cssSelector("#search-results li.result .result-link")))
+                .extracting(WebElement::getText).containsOnly("projects/poimen/tools/kubectl.md");
+        screenshot("04b-search-filters.png");
+        folder.clear();
+        browser.findElement(By.id("filter-tags")).clear();
+    }
+
+    @Test
     @Order(4)
     void submitsAnEditForReviewAndShowsThePullRequestLink() throws IOException {
         browser.get(base() + "/#/note/projects/poimen/tools/helm.md");
