@@ -241,17 +241,21 @@ public record SearchFilters(List<String> tags, String pathPrefix, Instant change
     }
 
     private static Object scalar(String name, Object raw) {
-        if (raw instanceof String || raw instanceof Number || raw instanceof Boolean) {
+        if (raw instanceof String || raw instanceof Boolean || finite(raw)) {
             return raw;
         }
         throw bad(name, "takes text, a number or true/false, got " + raw);
     }
 
     private static Object bound(String name, Object raw) {
-        if (raw instanceof Number || (raw instanceof String s && FilterValues.instant(s) != null)) {
+        if (finite(raw) || (raw instanceof String s && FilterValues.instant(s) != null)) {
             return raw;
         }
         throw bad(name, "takes a number or an ISO date (2026-11-01), got " + raw);
+    }
+
+    private static boolean finite(Object raw) {
+        return raw instanceof Number n && Double.isFinite(n.doubleValue());
     }
 
     private static ApiException bad(String field, String message) {

@@ -79,10 +79,19 @@ class SearchFiltersOidcTest extends OidcHubTestBase {
         }
     }
 
+    /** A note whose text differs from the others' (near-duplicates would be folded into one result). */
     static void note(String path, String frontMatter, String name) throws IOException {
-        GitCommits.write(FILTER_VAULT, path, "---\n" + frontMatter + "\n---\n# " + name + " plan\n\n"
-                + "The quarkplan rollout checklist for " + name + ": freeze the release branch, run the smoke "
-                + "tests, announce the window and watch the dashboards for an hour after the rollout.\n");
+        String body = switch (name.split(" ")[0]) {
+            case "Alpha" -> "The quarkplan rollout checklist for the alpha cluster: freeze the release branch, tag "
+                    + "the candidate and page the on-call engineer before the window opens.";
+            case "Beta" -> "Beta keeps the quarkplan rollout checklist for database migrations: snapshot every "
+                    + "volume, rehearse the restore on staging and keep the old schema readable for a week.";
+            case "Gamma" -> "Gamma is only an idea: a quarkplan rollout checklist for certificates, rotating the "
+                    + "issuer keys first and watching expiry alerts across all ingress controllers.";
+            default -> "The restricted quarkplan rollout checklist names the break-glass accounts, where their "
+                    + "credentials are sealed and who signs off on opening them.";
+        };
+        GitCommits.write(FILTER_VAULT, path, "---\n" + frontMatter + "\n---\n# " + name + " plan\n\n" + body + "\n");
     }
 
     String base() {
@@ -228,16 +237,27 @@ class SearchFiltersOidcTest extends OidcHubTestBase {
 
     @Test
     void mcpSearchTakesEveryFilterAndBrowsingToolsHideDeniedNotes() throws Exception {
+        // filters → what dave sees; charlie also sees the secret where it matches (true)
         Map<Map<String, Object>, List<String>> expected = new LinkedHashMap<>();
+        Map<Map<String, Object>, Boolean> secretMatches = new LinkedHashMap<>();
         expected.put(Map.of("path_prefix", PLANNING), List.of(ALPHA, BETA, GAMMA));
+        secretMatches.put(Map.of("path_prefix", PLANNING), false);
         expected.put(Map.of("tags", List.of("quarkplan")), List.of(ALPHA, BETA));
+        secretMatches.put(Map.of("tags", List.of("quarkplan")), true);
         expected.put(Map.of("changed_after", "last week", "path_prefix", "projects/poimen/"), List.of(ALPHA));
+        secretMatches.put(Map.of("changed_after", "last week", "path_prefix", "projects/poimen/"), true);
         expected.put(Map.of("changed_before", "2025-06-02", "path_prefix", PLANNING), List.of(BETA, GAMMA));
+        secretMatches.put(Map.of("changed_before", "2025-06-02", "path_prefix", PLANNING), false);
         expected.put(Map.of("fields", Map.of("status", "draft")), List.of(ALPHA));
+        secretMatches.put(Map.of("fields", Map.of("status", "draft")), true);
         expected.put(Map.of("fields", Map.of("status", Map.of("$in", List.of("done", "idea")))), List.of(BETA, GAMMA));
+        secretMatches.put(Map.of("fields", Map.of("status", Map.of("$in", List.of("done", "idea")))), false);
         expected.put(Map.of("fields", Map.of("priority", Map.of("$gt", 1))), List.of(ALPHA, GAMMA));
+        secretMatches.put(Map.of("fields", Map.of("priority", Map.of("$gt", 1))), true);
         expected.put(Map.of("fields", Map.of("due", Map.of("$between", List.of("2026-11-01", "2027-12-31")))),
                 List.of(ALPHA, GAMMA));
+        secretMatches.put(Map.of("fields", Map.of("due", Map.of("$between", List.of("2026-11-01", "2027-12-31")))),
+                true);
         for (Map.Entry<Map<String, Object>, List<String>> e : expected.entrySet()) {
             JsonNode dave = callJson(dave(), "search_memory", Map.of("project", "poimen", "query", QUERY,
                     "filters", e.getKey()));
@@ -245,7 +265,7 @@ class SearchFiltersOidcTest extends OidcHubTestBase {
             JsonNode charlie = callJson(charlie(), "search_memory", Map.of("project", "poimen", "query", QUERY,
                     "filters", e.getKey()));
             List<String> withSecret = new ArrayList<>(e.getValue());
-            if (e.getValue().contains(ALPHA)) { // the secret matches wherever alpha does
+            if (secretMatches.get(e.getKey())) {
                 withSecret.add(SECRET);
             }
             assertThat(distinct(paths(charlie.path("results")))).as("charlie %s", e.getKey())

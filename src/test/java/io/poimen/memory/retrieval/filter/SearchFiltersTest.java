@@ -92,7 +92,9 @@ class SearchFiltersTest {
                 Map.entry("{\"fields\":{\"priority\":{\"between\":[1,\"2026-01-01\"]}}}",
                         "filters.fields.priority.between takes two numbers or two dates"),
                 Map.entry("{\"fields\":{\"status\":{\"in\":\"draft\"}}}", "filters.fields.status.in takes a list"),
-                Map.entry("{\"fields\":{\"status\":{\"eq\":{\"x\":1}}}}", "filters.fields.status.eq takes text"));
+                Map.entry("{\"fields\":{\"status\":{\"eq\":{\"x\":1}}}}", "filters.fields.status.eq takes text"),
+                Map.entry("{\"fields\":{\"priority\":{\"gt\":1e309}}}", "filters.fields.priority.gt takes a number"),
+                Map.entry("{\"fields\":{\"priority\":1e309}}", "filters.fields.priority takes text"));
         cases.forEach((json, message) -> assertThatThrownBy(() -> SearchFilters.parse(JSON.readValue(json,
                 Object.class), CLOCK)).as(json).isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
