@@ -71,12 +71,14 @@ public class DraftRoutes extends RouteBuilder {
                     .to("direct:ingest")
                     .bean(review, "ingested");
 
-        // the writer only: approvals recorded on any replica (or a merge cut short) are merged here
+        // the writer only: approvals recorded on any replica (or a merge cut short) are merged here, after the
+        // branches of finished drafts are deleted
         from(writerTimer + "grc-merge?period=" + retryMs + "&delay=" + retryMs).routeId("grc-merge-requested")
                 .onException(Exception.class).handled(true)
                     .log(LoggingLevel.WARN, "approved draft ${exchangeProperty.grcDraftId} not merged yet: "
                             + "${exception.message}")
                 .end()
+                .bean(review, "prune")
                 .bean(review, "requested")
                 .split(body())
                     .setProperty(DraftDelivery.DRAFT_ID, body())

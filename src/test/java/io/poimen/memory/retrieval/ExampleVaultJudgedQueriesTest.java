@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.poimen.memory.retrieval.eval.RankingMetrics;
+import io.poimen.bench.eval.RankingMetrics;
 import io.poimen.memory.web.HubWebTestBase;
 import java.net.URI;
 import java.net.http.HttpClient;
