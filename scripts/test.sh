@@ -11,7 +11,7 @@ if git rev-parse --git-dir >/dev/null 2>&1 && git grep -nE '^(<<<<<<< |>>>>>>> )
   echo "merge-conflict markers in the files above" >&2; exit 1
 fi
 scripts/install-pgvector.sh
-# the web UI's browser tests (WebUiBrowserTest, and the prod-profile end-to-end suite ProductionEndToEndTest:
+# the web UI's browser tests (WebUiBrowserTest, WebUiReadingBrowserTest, and the prod-profile end-to-end suite ProductionEndToEndTest:
 # PostgreSQL + pgvector, OpenSearch, mock-oauth2-server, WireMock as Forgejo, a bare git remote) drive Debian's
 # headless Chromium through chromedriver; without them the suite fails, it never skips them
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -42,21 +42,45 @@ async function route() {
     agents.start();
   } else {
     showView('browse');
+    openProjectIndex(true);
   }
 }
 
+/** The project's own notes, labelled: the sidebar counts the same notes, plus the shared ones in its scope. */
+const projectOption = p => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.name)} (${p.notes} notes)</option>`;
+
+/**
+ * Fills the selector with the projects the caller may read and keeps one chosen: the last one of this tab, else
+ * the first of the list, so the first page shows a project (its index note) rather than an empty page.
+ */
 async function loadProjects() {
   const select = $('project-select');
   try {
     const { projects } = await api('/memory/projects');
-    select.innerHTML = '<option value="">— choose a project —</option>' +
-      projects.map(p => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.name)} (${p.notes})</option>`).join('');
-    if (state.project && projects.some(p => p.name === state.project)) select.value = state.project;
-    else state.project = '';
-    if (state.project) await browser.loadTree(state.project);
+    if (!projects.length) {
+      select.innerHTML = '<option value="">no project you may read</option>';
+      state.project = '';
+      return;
+    }
+    select.innerHTML = projects.map(projectOption).join('');
+    if (!projects.some(p => p.name === state.project)) state.project = projects[0].name;
+    select.value = state.project;
+    await browser.loadTree(state.project);
   } catch (e) {
     showStatus(`Could not load projects: ${e.message}`, 'error');
   }
+}
+
+/**
+ * Opens the chosen project's index note, unless a note of that project is already open; `replace`: in place of
+ * the current history entry (the bare `#/`, which would otherwise lead straight back here).
+ */
+function openProjectIndex(replace = false) {
+  if (!state.project || location.hash.startsWith(`#/note/${encodeURI(`projects/${state.project}/`)}`)) return;
+  const index = `projects/${state.project}/index.md`;
+  if (!browser.hasFile(index)) return;
+  if (replace) location.replace(`#/note/${encodeURI(index)}`);
+  else location.hash = `#/note/${encodeURI(index)}`;
 }
 
 function wire() {
@@ -65,10 +89,7 @@ function wire() {
     sessionStorage.setItem('poimen.project', state.project);
     await browser.loadTree(state.project);
     if (state.project !== project) return; // another project was chosen meanwhile
-    if (state.project && !location.hash.startsWith('#/note/')) {
-      const index = `projects/${state.project}/index.md`;
-      if (browser.hasFile(index)) location.hash = `#/note/${encodeURI(index)}`;
-    }
+    openProjectIndex();
   });
   $('search-form').addEventListener('submit', e => {
     e.preventDefault();

@@ -22,15 +22,25 @@ function buildTree(files) {
   return root;
 }
 
+const fileLeaf = (f, label) =>
+  `<li class="file"><a href="#/note/${encodeURI(f.path)}" data-path="${escapeHtml(f.path)}" title="${escapeHtml(f.title || f.path)}">` +
+  `${escapeHtml(label)}</a></li>`;
+
+/** A folder holding only its SKILL.md: one leaf named after the folder (every skill's note is called SKILL). */
+const skillOnly = node => !node.dirs.size && node.files.length === 1 && node.files[0].path.endsWith('/SKILL.md');
+
 function treeHtml(node, prefix = '') {
-  const dirs = [...node.dirs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, child]) =>
-    `<li class="dir"><details open data-dir="${escapeHtml(prefix + name)}"><summary>${escapeHtml(name)}</summary>` +
-    `<ul>${treeHtml(child, prefix + name + '/')}</ul></details></li>`);
+  const dirs = [...node.dirs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, child]) => skillOnly(child)
+    ? fileLeaf(child.files[0], name)
+    : `<li class="dir"><details open data-dir="${escapeHtml(prefix + name)}"><summary>${escapeHtml(name)}</summary>` +
+      `<ul>${treeHtml(child, prefix + name + '/')}</ul></details></li>`);
   const files = node.files.sort((a, b) => a.path.localeCompare(b.path)).map(f =>
-    `<li class="file"><a href="#/note/${encodeURI(f.path)}" data-path="${escapeHtml(f.path)}" title="${escapeHtml(f.title || f.path)}">` +
-    `${escapeHtml(f.path.split('/').pop().replace(/\.md$/, ''))}</a></li>`);
+    fileLeaf(f, f.path.split('/').pop().replace(/\.md$/, '')));
   return dirs.concat(files).join('');
 }
+
+/** A vault path that wraps only after a slash, never inside a name (not even at its hyphens). */
+const pathHtml = path => path.split('/').map(part => `<span class="path-part">${escapeHtml(part)}</span>`).join('/<wbr>');
 
 /**
  * A resolved link of the side panel: a note opens in the preview, an attachment the hub serves saves its file, any
@@ -38,8 +48,15 @@ function treeHtml(node, prefix = '') {
  */
 function outlink(path) {
   const p = escapeHtml(path);
-  if (/\.md$/i.test(path)) return `<a href="#/note/${encodeURI(path)}" data-path="${p}">${p}</a>`;
-  return attachmentKind(path) ? `<a href="#" data-attachment="${p}">${p}</a>` : `<span title="a file type the hub does not show">${p}</span>`;
+  if (/\.md$/i.test(path)) return `<a href="#/note/${encodeURI(path)}" data-path="${p}">${pathHtml(path)}</a>`;
+  return attachmentKind(path) ? `<a href="#" data-attachment="${p}">${pathHtml(path)}</a>` : `<span title="a file type the hub does not show">${pathHtml(path)}</span>`;
+}
+
+/** The note's own first heading when it only repeats the title shown above it. */
+function dropRepeatedTitle(preview, title) {
+  const h1 = preview.querySelector('h1');
+  const first = preview.querySelector('h1, h2, h3, h4, h5, h6');
+  if (h1 && h1 === first && h1.textContent.trim().toLowerCase() === title.trim().toLowerCase()) h1.remove();
 }
 
 export class Browser {
@@ -72,7 +89,9 @@ export class Browser {
       if (request !== this.treeRequests) return;
       this.files = files;
       $('tree').innerHTML = `<ul>${treeHtml(buildTree(files))}</ul>`;
-      $('file-count').textContent = `${files.length} notes`;
+      const own = files.filter(f => f.path.startsWith(`projects/${project}/`)).length;
+      $('file-count').textContent = `${own} notes in ${project} + ${files.length - own} shared`;
+      $('file-count').title = `${files.length} notes in ${project}'s scope: its own and the shared notes they link to`;
       this.markCurrent();
     } catch (e) {
       this.status(`Could not load the vault: ${e.message}`, 'error');
@@ -95,10 +114,11 @@ export class Browser {
       $('breadcrumbs').innerHTML = this.breadcrumbs(note.path);
       releaseAttachments();
       $('preview').innerHTML = renderMarkdown(note.content, note.links, { remoteImages: uiConfig().remote_images });
+      dropRepeatedTitle($('preview'), $('note-title').textContent);
       showAttachments($('preview'));
       $('edit-button').hidden = false;
       $('backlinks').innerHTML = note.backlinks.length
-        ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')
+        ? note.backlinks.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${pathHtml(p)}</a></li>`).join('')
         : '<li class="empty">No note links here.</li>';
       const out = [...new Map(note.links.filter(l => l.resolved_path && l.resolved_path !== note.path)
         .map(l => [l.resolved_path, l])).values()];
@@ -130,7 +150,7 @@ export class Browser {
 
   scrollTo(headingSlug) {
     const el = document.getElementById(headingSlug);
-    if (el) el.scrollIntoView({ block: 'start' });
+    if (el) el.scrollIntoView({ block: 'start' }); else window.scrollTo(0, 0);
   }
 
   breadcrumbs(path) {
@@ -166,7 +186,10 @@ export class Browser {
     $('edit-button').hidden = true;
     $('editor-form').hidden = false;
     $('review-result').hidden = true;
-    $('editor').focus();
+    // the caret at the start: focusing a filled textarea otherwise scrolls it to its end
+    $('editor').setSelectionRange(0, 0);
+    $('editor').focus({ preventScroll: true });
+    $('editor').scrollTop = 0;
   }
 
   closeEditor() {

@@ -1,22 +1,37 @@
-// Search: POST /memory/query for the selected project, each result with its score breakdown drawn as bars:
-// a stacked bar of the branch contributions to the fused score, and one row per branch with its normalised
-// score, weight, raw score and rank.
+// Search: POST /memory/query for the selected project, each result with its text rendered as markdown, a link to
+// its section of the note, and its score breakdown drawn as bars: a stacked bar of the branch contributions to the
+// fused score, and one row per branch that ran with its normalised score, weight, raw score and rank.
 import { api } from './api.js';
-import { applyWidths, escapeHtml } from './markdown.js';
+import { applyWidths, escapeHtml, renderMarkdown, slug } from './markdown.js';
 
 const $ = id => document.getElementById(id);
 const BRANCHES = ['semantic', 'lexical', 'tfidf'];
 const fmt = (n, d = 3) => (typeof n === 'number' ? n.toFixed(d) : '–');
 
-export function breakdownHtml(b) {
+/**
+ * The branches this answer ran: those that answered (`calls.branches`, hit counts even when 0; without `calls`, the
+ * branches timed) and those that were expected but failed or were late (`degraded`). A short query runs only TF-IDF
+ * and BM25, a requested method one branch.
+ */
+export function branchesRun(answer) {
+  const answered = Object.keys(answer.calls ? answer.calls.branches || {} : answer.timings_ms || {});
+  const ran = new Set([...answered, ...(answer.degraded || [])]);
+  return BRANCHES.filter(k => ran.has(k));
+}
+
+export function breakdownHtml(b, ran = BRANCHES, degraded = []) {
   if (!b) return '';
   const parts = b.branches || {};
   const total = Object.values(parts).reduce((s, p) => s + (p.contribution || 0), 0) || 1;
   const stacked = BRANCHES.filter(k => parts[k]).map(k =>
     `<span class="seg" data-branch="${k}" data-width="${(100 * parts[k].contribution / total).toFixed(1)}%" title="${k}: ${fmt(parts[k].contribution, 4)}"></span>`).join('');
-  const rows = BRANCHES.map(k => {
+  const rows = ran.map(k => {
     const p = parts[k];
     const w = (b.weights || {})[k];
+    if (!p && degraded.includes(k)) {
+      return `<div class="branch-row missing" data-branch="${k}"><span class="name">${k}</span><span class="bar"><span class="fill" data-width="0"></span></span>` +
+        `<span class="nums">degraded: no answer from this branch</span></div>`;
+    }
     if (!p) {
       return `<div class="branch-row missing" data-branch="${k}"><span class="name">${k}</span><span class="bar"><span class="fill" data-width="0"></span></span>` +
         `<span class="nums">w ${fmt(w, 2)} · not found by this branch</span></div>`;
@@ -32,6 +47,35 @@ export function breakdownHtml(b) {
     `<div class="reason">${escapeHtml(b.reason || '')}</div></div>`;
 }
 
+/** `el` replaced by a span of its text. */
+function asText(el, className) {
+  const span = document.createElement('span');
+  span.className = className;
+  span.textContent = el.textContent;
+  el.replaceWith(span);
+}
+
+/**
+ * A result's text as markdown, without its heading line (the breadcrumb above names it), cut at a line end after
+ * about 400 characters. The result has no resolved links: wiki-links and links inside the vault show as their
+ * names, images as their text; only links to the web stay links.
+ */
+export function snippetHtml(text) {
+  let body = String(text).replace(/^\s*#{1,6}\s+[^\n]*\n+/, '');
+  if (body.length > 400) {
+    const end = body.lastIndexOf('\n', 400);
+    body = body.slice(0, end > 80 ? end : 400).trimEnd() + ' …';
+  }
+  const t = document.createElement('template'); // parsed inert: nothing in it loads
+  t.innerHTML = renderMarkdown(body);
+  t.content.querySelectorAll('.wikilink.unresolved').forEach(el => asText(el, 'wikilink'));
+  t.content.querySelectorAll('a').forEach(a => {
+    if (!/^(https?|mailto):/i.test(a.getAttribute('href') || '')) asText(a, a.className);
+  });
+  t.content.querySelectorAll('img, .attachment').forEach(el => el.replaceWith(el.getAttribute('alt') || el.textContent.replace(/^missing attachment: /, '')));
+  return t.innerHTML;
+}
+
 export class Search {
   constructor(state, status) {
     this.state = state;
@@ -42,7 +86,7 @@ export class Search {
   async run(q, method) {
     this.lastQuery = q;
     if (!this.state.project) {
-      this.status('Choose a project before searching.', 'error');
+      this.status('There is no project you may read to search in.', 'error');
       return;
     }
     $('search-summary').textContent = 'Searching…';
@@ -54,18 +98,20 @@ export class Search {
       this.status('');
       const t = r.timings_ms || {};
       const degraded = (r.degraded || []).length ? ` · degraded: ${r.degraded.join(', ')}` : '';
+      const ran = branchesRun(r);
       $('search-summary').innerHTML = `<b>${r.results.length}</b> results in <b>${escapeHtml(r.project)}</b> · ` +
-        `strategy ${escapeHtml(r.strategy)} · ${t.total ?? '–'} ms · ${r.context.tokens_used}/${r.context.token_budget} tokens${escapeHtml(degraded)}`;
+        `strategy ${escapeHtml(r.strategy)} (<span class="branches-run">${ran.join(', ')}</span>) · ${t.total ?? '–'} ms · ` +
+        `${r.context.tokens_used}/${r.context.token_budget} tokens${escapeHtml(degraded)}`;
       $('search-results').innerHTML = r.results.map((res, i) => `
         <li class="result" data-path="${escapeHtml(res.path)}">
           <div class="result-head">
             <span class="rank">${i + 1}</span>
-            <a class="result-link" href="#/note/${encodeURI(res.path)}">${escapeHtml(res.path)}</a>
+            <a class="result-link" href="#/note/${encodeURI(res.path)}${res.heading ? '#' + encodeURIComponent(slug(res.heading)) : ''}">${escapeHtml(res.path)}</a>
             <span class="score" title="final score">${fmt(res.score)}</span>
           </div>
           <div class="crumbs">${escapeHtml((res.breadcrumb || []).join(' › '))}</div>
-          <p class="snippet">${escapeHtml(res.text.length > 320 ? res.text.slice(0, 320) + '…' : res.text)}</p>
-          ${breakdownHtml(res.breakdown)}
+          <div class="snippet markdown">${snippetHtml(res.text)}</div>
+          ${breakdownHtml(res.breakdown, ran, r.degraded || [])}
         </li>`).join('') || '<li class="empty">Nothing found.</li>';
       applyWidths($('search-results'));
     } catch (e) {

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -233,7 +234,8 @@ class ProductionEndToEndTest {
             wait.until(d -> !d.findElement(By.id("note-title")).getText().isBlank());
             visible("#edit-button").click();
             WebElement editor = visible("#editor");
-            editor.sendKeys("\n\n## Canary rollout\n\nPass the flamingo canary gate before promoting a release.\n");
+            editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.END), // the caret starts at the top
+                    "\n\n## Canary rollout\n\nPass the flamingo canary gate before promoting a release.\n");
             WebElement message = browser.findElement(By.id("edit-message"));
             message.clear();
             message.sendKeys("Add canary rollout");

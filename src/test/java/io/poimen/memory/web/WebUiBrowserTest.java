@@ -42,6 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -104,7 +105,7 @@ class WebUiBrowserTest extends HubWebTestBase {
         waitForTitle(browser.findElement(By.cssSelector("#tree a[data-path='projects/poimen/index.md']"))
                 .getAttribute("title"));
         assertThat(browser.findElements(By.cssSelector("#tree details[data-dir]"))).isNotEmpty();
-        assertThat(browser.findElements(By.cssSelector("#preview h1"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#preview h2"))).isNotEmpty();
         screenshot("01-vault-project.png");
     }
 
@@ -184,7 +185,10 @@ class WebUiBrowserTest extends HubWebTestBase {
         visible("#edit-button").click();
         WebElement editor = visible("#editor");
         assertThat(editor.getAttribute("value")).contains("helm");
-        editor.sendKeys("\n\n## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
+        // the editor opens with the caret at the top: go to the end to append
+        editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.END), "\n\n## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
+        assertThat(editor.getAttribute("value")).startsWith("---\ntitle: Helm releases with Flux")
+                .endsWith("## Rollback\n\nUse `helm rollback <release> <revision>`.\n");
         WebElement message = browser.findElement(By.id("edit-message"));
         message.clear();
         message.sendKeys("Add rollback section");
