@@ -142,7 +142,7 @@ export class Browser {
       releaseAttachments();
       const candidates = (e.body && e.body.candidates) || [];
       $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>` + (candidates.length
-        ? `<ul class="candidates">${candidates.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${escapeHtml(p)}</a></li>`).join('')}</ul>`
+        ? `<ul class="candidates">${candidates.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${pathHtml(p)}</a></li>`).join('')}</ul>`
         : '');
       this.status(`Could not open ${notePath}: ${e.message}`, 'error');
     }
