@@ -44,6 +44,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -144,8 +145,10 @@ class WebUiBrowserTest extends HubWebTestBase {
         browser.get(base() + "/#/note/index");
         visible("#preview ul.candidates a[data-path='projects/rust-guide/index.md']").click();
         wait.until(ExpectedConditions.urlContains("#/note/projects/rust-guide/index.md"));
-        assertThat(browser.findElement(By.cssSelector("#tree a.current")).getAttribute("data-path"))
-                .isEqualTo("projects/rust-guide/index.md");
+        // the note's project tree is loaded (and drawn again) after the note: wait for it to mark the note
+        new WebDriverWait(browser, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                .until(ExpectedConditions.attributeToBe(By.cssSelector("#tree a.current"), "data-path",
+                        "projects/rust-guide/index.md"));
     }
 
     @Test
