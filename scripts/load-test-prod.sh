@@ -7,7 +7,7 @@
 #     none        no fault (reindex every 8 s as in every scenario)
 #     opensearch  the OpenSearch node is killed at 15 s and stays down
 #     postgres    PostgreSQL is stopped at 15 s and started again at 40 s
-#     embedding   the embedding model fails from 15 s to 40 s (poimen.faults.embedding-failure-file)
+#     embedding   the embedding model fails from 15 s to 40 s (bench serve --embedding-failure-file)
 #
 # Prints the harness report per scenario, then the audit rows written for the run (every query is audited:
 # decisions made while PostgreSQL was down are spooled and must be in the table at the end).
@@ -59,8 +59,8 @@ run_scenario() {
   local hub_port; hub_port=$(free_port)
   POIMEN_DB_URL=${db_url%%\?*} POIMEN_DB_USER=poimen POIMEN_OPENSEARCH_URL=$(cat "$work/opensearch.url") \
     POIMEN_OIDC_ISSUER_URI=http://127.0.0.1:$oidc_port/default POIMEN_VAULT_PATH=$work/vault \
-    java -jar "$jar" serve --spring.profiles.active=prod --server.address=127.0.0.1 --server.port="$hub_port" \
-      --poimen.data.dir="$work/data" --poimen.faults.embedding-failure-file="$work/embedding-fails" \
+    java -jar "$jar" bench serve --embedding-failure-file="$work/embedding-fails" --spring.profiles.active=prod \
+      --server.address=127.0.0.1 --server.port="$hub_port" --poimen.data.dir="$work/data" \
       >"$work/hub.log" 2>&1 &
   pids+=("$!")
   wait_for "curl -sf http://127.0.0.1:$hub_port/actuator/health/readiness >/dev/null"

@@ -1,7 +1,6 @@
 package io.poimen.memory;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.cluster.IndexFollower;
 import io.poimen.memory.cluster.Leadership;
@@ -24,11 +23,9 @@ import io.poimen.memory.index.lucene.LuceneVectorIndex;
 import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.index.opensearch.OpenSearchRestClients;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
-import io.poimen.memory.ops.FaultInjectedEmbeddingModel;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
-import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
 import org.opensearch.client.RestClient;
@@ -51,29 +48,19 @@ public class StoreConfig {
     }
 
     @Bean
-    EmbeddingModel embeddingModel(EmbeddingModelChoice choice, PoimenProperties props) {
-        Path failureFile = props.faults().embeddingFailureFile();
-        EmbeddingModel model = choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
-        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
+    EmbeddingModel embeddingModel(EmbeddingModelChoice choice) {
+        return choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
     }
 
     /**
      * The query route's model ({@code #queryEmbeddingModel} on its endpoint): the same weights in a one-thread
      * ONNX session. Not an autowire candidate, so ingest and everything else injected by type keep the bean above.
-     * An embedding model bean other than the in-process one above (supplied by another configuration) answers
-     * queries itself, as it did before this session existed.
      */
     @Bean(autowireCandidate = false)
-    EmbeddingModel queryEmbeddingModel(EmbeddingModel ingestModel, EmbeddingModelChoice choice,
-                                       PoimenProperties props) {
-        if (!(ingestModel instanceof AbstractInProcessEmbeddingModel)
-                && !(ingestModel instanceof FaultInjectedEmbeddingModel)) {
-            return ingestModel;
-        }
-        Path failureFile = props.faults().embeddingFailureFile();
+    EmbeddingModel queryEmbeddingModel(EmbeddingModelChoice choice) {
         EmbeddingModel model = QueryEmbeddingModel.load(choice, 1);
         model.embed("warm-up");
-        return failureFile == null ? model : new FaultInjectedEmbeddingModel(model, failureFile);
+        return model;
     }
 
     @Bean

@@ -6,6 +6,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -14,15 +15,25 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.function.UnaryOperator;
+import io.poimen.memory.cli.PoimenCli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 
 /**
  * The package dependency rules of docs/architecture.md ("Package dependencies"), checked on the production classes:
  * no package cycles, {@code api} and {@code config} at the bottom, {@code web}, {@code mcp} and {@code cli} at the
- * top, the root package (Application and the store wiring) used by {@code cli} only.
+ * top, the root package (Application and the store wiring) used by {@code cli} only; the benchmarks and fault hooks
+ * ({@code io.poimen.bench}) outside the server: only the jar's entry point lists their command.
  */
 class ArchitectureTest {
     private static final String ROOT = "io.poimen.memory";
+    private static final String BENCH = "io.poimen.bench";
     private static final JavaClasses HUB = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages(ROOT);
@@ -92,5 +103,35 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackages(ROOT, ROOT + ".cli..")
                 .should().dependOnClassesThat().resideInAPackage(ROOT)
                 .check(HUB);
+    }
+
+    /** The server's code reaches no benchmark or fault hook: only the CLI's entry point names the bench command. */
+    @Test
+    void noServerClassDependsOnTheBenchPackage() {
+        noClasses().that().resideInAPackage(ROOT + "..").and().doNotHaveFullyQualifiedName(PoimenCli.class.getName())
+                .should().dependOnClassesThat().resideInAPackage(BENCH + "..")
+                .check(HUB);
+    }
+
+    /**
+     * Spring loads the server's classes from three places: the component scan under {@link Application}'s package,
+     * what a loaded class imports or returns from a bean method (a dependency, checked above) and the factories
+     * files of the jar. None of them reaches the bench package.
+     */
+    @Test
+    void theServersSpringContextCannotReachTheBenchPackage() throws Exception {
+        SpringBootApplication app = Application.class.getAnnotation(SpringBootApplication.class);
+        assertThat(app.scanBasePackages()).isEmpty();
+        assertThat(app.scanBasePackageClasses()).isEmpty();
+        assertThat(BENCH + ".").doesNotStartWith(Application.class.getPackageName() + ".");
+        List<String> bench = new ClassPathScanningCandidateComponentProvider(true)
+                .findCandidateComponents(BENCH).stream().map(BeanDefinition::getBeanClassName).toList();
+        assertThat(bench).as("bench classes a scan of their package would make beans").isEmpty();
+        Path resources = Path.of("src/main/resources/META-INF");
+        try (Stream<Path> files = Files.walk(resources)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(file)).as(file.toString()).doesNotContain(BENCH);
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.poimen.memory.cli;
 
+import io.poimen.bench.BenchCommand;
 import io.poimen.memory.config.StartRefusedException;
 import java.util.ArrayList;
 import java.util.List;

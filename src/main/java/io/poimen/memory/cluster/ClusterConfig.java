@@ -80,6 +80,13 @@ public class ClusterConfig {
         return new IndexFollower(dataSource, notes, tfidf, graph, settings.nodeId());
     }
 
+    /** The writer's and the followers' routes (Java DSL: owned by the code, not reloaded from routes/). */
+    @Bean
+    ClusterRoutes clusterRoutes(ClusterProperties settings, GitProperties git, ClusterRequests requests,
+                                IndexFollower follower) {
+        return new ClusterRoutes(settings, git.enabled(), requests, follower);
+    }
+
     @Bean
     ClusterStatus clusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests,
                                 TfIdfIndex tfidf, GraphService graph, CallerResolver callers,

@@ -32,7 +32,6 @@ import org.springframework.validation.annotation.Validated;
  * @param audit     access decision audit
  * @param retrieval in-process retrieval engines
  * @param policies  policy files
- * @param faults    fault injection (load and fault runs only)
  * @param routesDir folder of the routes/*.camel.yaml files, read at start and watched for changes
  * @param cluster   writer election and the followers
  * @param git       the vault's git remote
@@ -52,7 +51,7 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
                                @DefaultValue @Valid Query query, @DefaultValue @Valid Session session,
                                @DefaultValue @Valid Agents agents, @DefaultValue Mcp mcp, @DefaultValue Audit audit,
                                @DefaultValue Retrieval retrieval, @DefaultValue Policies policies,
-                               @DefaultValue Faults faults, @DefaultValue("routes") Path routesDir,
+                               @DefaultValue("routes") Path routesDir,
                                @DefaultValue @NestedConfigurationProperty ClusterProperties cluster,
                                @DefaultValue @NestedConfigurationProperty GitProperties git,
                                @DefaultValue @NestedConfigurationProperty ForgejoProperties forgejo,
@@ -202,9 +201,5 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
 
     /** @param dir folder of retrieval.yaml, default.yaml and roles.yaml; re-read on change */
     public record Policies(@DefaultValue("policies") Path dir) {
-    }
-
-    /** @param embeddingFailureFile the embedding model fails while this file exists (fault runs only) */
-    public record Faults(Path embeddingFailureFile) {
     }
 }

@@ -15,12 +15,14 @@ public final class BranchNames {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
             .withZone(ZoneOffset.UTC);
     private static final int MAX_PART = 40;
+    /** Every draft branch's name starts with this. */
+    static final String PREFIX = "edit/";
 
     private BranchNames() {
     }
 
     public static String of(Caller caller, String documentPath, Instant at) {
-        return "edit/" + user(caller) + "/" + slug(documentPath) + "-" + STAMP.format(at);
+        return PREFIX + user(caller) + "/" + slug(documentPath) + "-" + STAMP.format(at);
     }
 
     public static String of(Caller caller, String documentPath, Instant at, String draftId) {

@@ -87,6 +87,12 @@ final class DraftCommits {
         }
     }
 
+    /** The id in a draft commit's {@link #TRAILER} line, or null when the message has none. */
+    static String draftId(String message) {
+        return message.lines().filter(l -> l.startsWith(TRAILER)).map(l -> l.substring(TRAILER.length()).strip())
+                .filter(id -> !id.isEmpty()).reduce((first, last) -> last).orElse(null);
+    }
+
     static String message(Draft draft) {
         return draft.message() + "\n\n" + TRAILER + draft.id() + "\n";
     }

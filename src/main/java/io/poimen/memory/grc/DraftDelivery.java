@@ -11,10 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The steps of the delivery route ({@code routes/grc.camel.yaml}): claim a stored draft, push its branch, open
- * (or find) its pull request, record the outcome. Every step can be repeated safely, which is what makes Camel
- * redelivery, the retry timer and a restart in the middle harmless: the push skips a branch the remote already
- * has, and the pull request step looks for an open pull request of the branch before it creates one.
+ * The steps of the delivery route ({@code grc-deliver} in {@link DraftRoutes}): claim a stored draft, push its
+ * branch, open (or find) its pull request, record the outcome. Every step can be repeated safely, which is what
+ * makes Camel redelivery, the retry timer and a restart in the middle harmless: the push skips a branch the remote
+ * already has, and the pull request step looks for an open pull request of the branch before it creates one.
  */
 public class DraftDelivery {
     /** Exchange property holding the id of the draft being delivered. */

@@ -43,6 +43,8 @@ import org.apache.camel.Header;
 public class DraftReviews {
     /** Exchange property: true when this replica merges the approved draft now (it is the writer). */
     public static final String MERGE_NOW = "grcMergeNow";
+    /** Exchange property: true when this replica (the writer) deletes the rejected draft's branch now. */
+    public static final String PRUNE_NOW = "grcPruneNow";
     static final int DEFAULT_LIMIT = 20;
     static final int MAX_LIMIT = 200;
     static final int MAX_COMMENT = 4000;
@@ -138,7 +140,9 @@ public class DraftReviews {
             throw notOpen(drafts.find(id).orElse(d));
         }
         exchange.setProperty(DraftDelivery.DRAFT_ID, id);
-        exchange.setProperty(MERGE_NOW, approve && (leadership.isLeader() || leadership.acquireNow()));
+        boolean writer = leadership.isLeader() || leadership.acquireNow();
+        exchange.setProperty(MERGE_NOW, approve && writer);
+        exchange.setProperty(PRUNE_NOW, !approve && writer);
     }
 
     /** After the decision (and the merge, on the writer): the draft; 202 while the writer has yet to merge it. */

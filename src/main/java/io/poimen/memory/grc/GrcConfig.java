@@ -1,11 +1,13 @@
 package io.poimen.memory.grc;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.config.WebhookProperties;
 import io.poimen.memory.cluster.Leadership;
+import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
 import io.poimen.memory.security.PolicyStore;
@@ -44,6 +46,13 @@ public class GrcConfig {
     DraftDelivery draftDelivery(DraftStore drafts, DraftBranches branches, ForgejoClient forgejo, GitProperties git,
                                 ForgejoProperties settings, Clock clock) {
         return new DraftDelivery(drafts, branches, forgejo, git, settings.delivery(), clock);
+    }
+
+    /** Delivery, merge and their retry timers (Java DSL: owned by the code, not reloaded from routes/). */
+    @Bean
+    DraftRoutes draftRoutes(ClusterProperties cluster, ForgejoProperties forgejo, DraftDelivery delivery,
+                            LocalReview review, RetrievalMetrics metrics) {
+        return new DraftRoutes(cluster.namespace(), forgejo.delivery(), delivery, review, metrics);
     }
 
     @Bean

@@ -5,7 +5,9 @@ import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.index.ingest.VaultChanges;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +19,12 @@ import org.eclipse.jgit.api.errors.CheckoutConflictException;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryState;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +34,13 @@ import org.slf4j.LoggerFactory;
  * tree is the draft re-applied to the branch as it is then, {@link DraftRebase}) and the working files follow. Only
  * the writer merges; merges are one at a time. The merge route then runs the same incremental ingest as a pull, on
  * the files changed since the last commit this hub indexed (so a commit made in the vault folder by hand is indexed
- * with the next merge).
+ * with the next merge). A draft's branch lives as long as the draft is open or in conflict ({@link #prune}).
  */
 public class LocalReview {
     private static final Logger log = LoggerFactory.getLogger(LocalReview.class);
     private static final int ATTEMPTS = 5;
+    /** A draft branch whose draft is not stored is deleted only once it is this old. */
+    static final Duration ORPHAN_AGE = Duration.ofHours(1);
     /** Exchange property: what a merge changed, for the ingest and {@link #ingested}. */
     public static final String MERGED = "grcMerged";
 
@@ -104,6 +111,7 @@ public class LocalReview {
                 }
                 if (r.changesNothing()) {
                     drafts.merged(id, head.name(), clock.instant());
+                    deleteBranch(repo, draft);
                     return catchUp(repo, head);
                 }
                 ObjectId commit = mergeCommit(repo, head, draft, r);
@@ -120,6 +128,7 @@ public class LocalReview {
                         drafts.merged(id, commit.name(), clock.instant());
                         log.info("draft {} merged into {} at {} (approved by {})", id, git.branch(), commit.name(),
                                 draft.review().reviewer());
+                        deleteBranch(repo, draft);
                         return catchUp(repo, head);
                     }
                     case FAILED -> throw dirty(id, "uncommitted changes in the vault folder are in the way of "
@@ -135,6 +144,62 @@ public class LocalReview {
         } catch (GitAPIException e) {
             throw new IllegalStateException("merge of draft " + id + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Deletes the branches of finished drafts from the vault repository: merged (the branch is in the vault branch's
+     * history) or rejected, and those whose draft is no longer stored (retention deleted it) once the branch is older
+     * than {@link #ORPHAN_AGE} (younger, its draft may be being stored right now). The branch of an open or
+     * conflicting draft stays: it is what a reviewer looks at. Run by the writer's timer, and after a rejection on
+     * the writer; a failure is logged, never thrown (the next run tries again).
+     *
+     * @return how many branches were deleted
+     */
+    public synchronized int prune() {
+        if (!Files.isDirectory(vault.root().resolve(".git"))) {
+            return 0;
+        }
+        int deleted = 0;
+        try (Git g = Git.open(vault.root().toFile()); RevWalk walk = new RevWalk(g.getRepository())) {
+            Repository repo = g.getRepository();
+            for (Ref ref : repo.getRefDatabase().getRefsByPrefix(Constants.R_HEADS + BranchNames.PREFIX)) {
+                RevCommit tip = walk.parseCommit(ref.getObjectId());
+                String id = DraftCommits.draftId(tip.getFullMessage());
+                if (id == null) {
+                    continue; // not a draft's branch
+                }
+                Draft draft = drafts.find(id).orElse(null);
+                boolean finished = draft == null
+                        ? tip.getCommitterIdent().getWhenAsInstant().isBefore(clock.instant().minus(ORPHAN_AGE))
+                        : draft.status() == DraftStatus.MERGED || draft.status() == DraftStatus.REJECTED;
+                if (finished && delete(repo, ref.getName(), id)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("draft branches not pruned: {}", e.toString());
+        }
+        return deleted;
+    }
+
+    private void deleteBranch(Repository repo, Draft draft) throws IOException {
+        delete(repo, Constants.R_HEADS + draft.branch(), draft.id());
+    }
+
+    private static boolean delete(Repository repo, String ref, String id) throws IOException {
+        if (repo.exactRef(ref) == null) {
+            return false;
+        }
+        RefUpdate update = repo.updateRef(ref);
+        update.setForceUpdate(true);
+        RefUpdate.Result result = update.delete();
+        boolean done = result == RefUpdate.Result.FORCED || result == RefUpdate.Result.NO_CHANGE;
+        if (done) {
+            log.info("draft {}: branch {} deleted", id, Repository.shortenRefName(ref));
+        } else {
+            log.warn("draft {}: branch {} not deleted: {}", id, Repository.shortenRefName(ref), result);
+        }
+        return done;
     }
 
     /** After the ingest of a merge: the index holds the vault branch up to {@code to}. */
@@ -158,7 +223,7 @@ public class LocalReview {
     }
 
     private static boolean isChildOf(Repository repo, ObjectId commit, ObjectId parent) throws IOException {
-        try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
+        try (RevWalk walk = new RevWalk(repo)) {
             var c = walk.parseCommit(commit);
             return c.getParentCount() == 1 && c.getParent(0).equals(parent);
         }

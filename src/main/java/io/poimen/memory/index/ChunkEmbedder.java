@@ -4,6 +4,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.LinkText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,8 +40,11 @@ public class ChunkEmbedder {
         return out;
     }
 
-    /** Breadcrumb first: the heading path carries the topic that a short chunk body may not repeat. */
+    /**
+     * Breadcrumb first: the heading path carries the topic that a short chunk body may not repeat. Then the chunk's
+     * own text, its links' references left out ({@link LinkText}).
+     */
     static String embeddingText(Chunk c) {
-        return c.breadcrumbText() + "\n" + c.text();
+        return c.breadcrumbText() + "\n" + LinkText.of(c.text()).own();
     }
 }

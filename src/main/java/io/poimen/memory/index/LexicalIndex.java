@@ -3,7 +3,7 @@ package io.poimen.memory.index;
 import io.poimen.memory.vault.Chunk;
 import java.util.List;
 
-/** BM25 full-text index of chunks (content^2, breadcrumb, source). OpenSearch in production, Lucene embedded. */
+/** BM25 full-text index of chunks (content^2, breadcrumb, source, heading, links). OpenSearch in production, Lucene embedded. */
 public interface LexicalIndex {
     void upsert(List<Chunk> chunks);
 

@@ -76,6 +76,16 @@ public class SecurityConfig {
     }
 
     @Bean
+    AuditRoutes auditRoutes() {
+        return new AuditRoutes();
+    }
+
+    @Bean
+    AuditSpoolRoutes auditSpoolRoutes(AuditLog auditLog, PoimenProperties props) {
+        return new AuditSpoolRoutes(auditLog, props.audit().spoolReplayMs());
+    }
+
+    @Bean
     AuditedAccess auditedAccess(RbacEngine engine, AuditLog auditLog, io.poimen.memory.ops.RetrievalMetrics metrics) {
         return new AuditedAccess(engine, auditLog, d -> metrics.accessDecision(
                 d.action().key(), d.allowed(), d.reason()));

@@ -21,7 +21,7 @@
  * {@link io.poimen.memory.security.RbacEngine} (levels, reason codes, write rule) over
  * {@link io.poimen.memory.security.PolicyStore} (fail-closed policy files, hot reload by modification time and size);
  * {@link io.poimen.memory.security.AuditedAccess} writes every decision through the {@code direct:audit} route
- * ({@code routes/audit.camel.yaml}, camel-sql) in the same request, or fails the request with 503.
+ * ({@link io.poimen.memory.security.AuditRoutes}, camel-sql) in the same request, or fails the request with 503.
  * Entry points call {@link io.poimen.memory.security.AccessChecks} (read / write / admin on a vault path, 403 with
  * {@code reason}) after {@link io.poimen.memory.security.VaultPathGuard} (400 {@code bad_path}).
  */

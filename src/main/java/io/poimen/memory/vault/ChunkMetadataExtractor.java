@@ -54,13 +54,14 @@ public class ChunkMetadataExtractor {
 
     /**
      * @param heading heading text (no #), or the note title for a preamble
-     * @param text    chunk markdown (may start with its heading line)
+     * @param text    chunk markdown (may start with its heading line); read without its links' references
      * @param path    vault path of the note
      */
     public ChunkMetadata extract(String heading, String text, String path) {
         String h = heading == null ? "" : heading;
-        String sentence = FirstSentence.of(text, MAX_SENTENCE_WORDS);
-        Section section = new Section(h, sentence, path == null ? "" : path, text == null ? "" : text);
+        String own = LinkText.of(text).own();
+        String sentence = FirstSentence.of(own, MAX_SENTENCE_WORDS);
+        Section section = new Section(h, sentence, path == null ? "" : path, own);
         String category = RULES.stream().filter(r -> r.test().test(section)).findFirst()
                 .map(Rule::category).orElse(ChunkMetadata.CONCEPT);
         return new ChunkMetadata(h, sentence, keyTerms(h, sentence), category);

@@ -51,9 +51,22 @@ public class WikiLinkParser {
 
     /** The links of {@link #parse}, each with the place of its reference in {@code markdown}. */
     public List<Located> locate(String sourcePath, String markdown) {
-        List<Located> links = new ArrayList<>();
+        return found(sourcePath, markdown).stream().map(Found::located).toList();
+    }
+
+    /** A link and the whole of it as written: {@code [start, end)} from its {@code !} or first bracket to its last. */
+    public record Written(int start, int end, WikiLink link) {
+    }
+
+    /** The links of {@link #parse}, each with the place of the whole link in {@code markdown}. */
+    public List<Written> written(String sourcePath, String markdown) {
+        return found(sourcePath, markdown).stream()
+                .map(f -> new Written(f.offset(), f.end(), f.located().link())).toList();
+    }
+
+    private List<Found> found(String sourcePath, String markdown) {
         if (markdown == null || markdown.isEmpty()) {
-            return links;
+            return List.of();
         }
         // The mask keeps every offset, so what is found in the masked text is read back from the original:
         // a code span inside a link ([[Note#`code`]]) stays part of its raw text.
@@ -65,7 +78,7 @@ public class WikiLinkParser {
             wikiSpans.add(new int[] {m.start(), m.end()});
             WikiLink link = toLink(sourcePath, markdown.substring(m.start(2), m.end(2)), !m.group(1).isEmpty());
             if (link != null) {
-                found.add(new Found(m.start(), new Located(m.start(2), m.end(2), link)));
+                found.add(new Found(m.start(), m.end(), new Located(m.start(2), m.end(2), link)));
             }
         }
         Matcher md = MARKDOWN_LINK.matcher(masked);
@@ -78,12 +91,11 @@ public class WikiLinkParser {
                     markdown.substring(md.start(2), md.end(2)), markdown.substring(md.start(3), md.end(3)),
                     !md.group(1).isEmpty());
             if (link != null) {
-                found.add(new Found(md.start(), new Located(md.start(3), md.end(3), link)));
+                found.add(new Found(md.start(), md.end(), new Located(md.start(3), md.end(3), link)));
             }
         }
         found.sort(Comparator.comparingInt(Found::offset));
-        found.forEach(f -> links.add(f.located()));
-        return links;
+        return found;
     }
 
     /**
@@ -190,6 +202,6 @@ public class WikiLinkParser {
         return t.isEmpty() ? null : t;
     }
 
-    private record Found(int offset, Located located) {
+    private record Found(int offset, int end, Located located) {
     }
 }

@@ -73,6 +73,21 @@ class PoimenCliTest {
         }
     }
 
+    /** The load runs' hub: serve's start with the fault hook, which needs its file; Spring properties pass through. */
+    @Test
+    void benchServeStartsTheHubWithSpringPropertiesAndNeedsItsFailureFile() {
+        Run run = Run.of("bench", "serve", "--embedding-failure-file", "/tmp/fails", "--server.port=18099",
+                "--spring.profiles.active=prod");
+        assertEquals(1, run.springStarts, run.err);
+        assertEquals("18099", run.environment.getProperty("server.port"));
+        assertEquals("prod", run.environment.getProperty("spring.profiles.active"));
+
+        Run missing = Run.of("bench", "serve", "--server.port=18099");
+        assertEquals(CommandLine.ExitCode.USAGE, missing.code, missing.err);
+        assertTrue(missing.err.contains("--embedding-failure-file"), missing.err);
+        assertEquals(0, missing.springStarts);
+    }
+
     @Test
     void ingestAndBenchStillTakeSpringProperties() {
         CommandLine cli = PoimenCli.commandLine();
@@ -80,18 +95,18 @@ class PoimenCliTest {
         IngestCommand ingest = (IngestCommand) cli.getSubcommands().get("ingest").getCommand();
         assertEquals(List.of("--spring.profiles.active=prod", "--poimen.lexical.backend=opensearch"), ingest.springArgs);
 
+        // the bench commands live in their own package: read what they were given through picocli's parse result
         cli = PoimenCli.commandLine();
-        cli.parseArgs("bench", "beir", "--dataset", "d", "--poimen.embedding.model=bge-small-en-v1.5-q");
-        BenchBeirCommand beir = (BenchBeirCommand) cli.getSubcommands().get("bench").getSubcommands().get("beir")
-                .getCommand();
-        assertEquals(List.of("--poimen.embedding.model=bge-small-en-v1.5-q"), beir.springArgs);
+        CommandLine.ParseResult beir = cli.parseArgs("bench", "beir", "--dataset", "d",
+                "--poimen.embedding.model=bge-small-en-v1.5-q").subcommand().subcommand();
+        assertEquals(List.of("--poimen.embedding.model=bge-small-en-v1.5-q"), beir.unmatched());
         assertFalse(PoimenCli.serve(cli).serving());
 
         cli = PoimenCli.commandLine();
-        cli.parseArgs("bench", "beir", "--dataset", "a", "--dataset", "b", "--poimen.lexical.backend=opensearch");
-        beir = (BenchBeirCommand) cli.getSubcommands().get("bench").getSubcommands().get("beir").getCommand();
-        assertEquals(List.of(Path.of("a"), Path.of("b")), beir.datasets);
-        assertEquals(List.of("--poimen.lexical.backend=opensearch"), beir.springArgs);
+        beir = cli.parseArgs("bench", "beir", "--dataset", "a", "--dataset", "b",
+                "--poimen.lexical.backend=opensearch").subcommand().subcommand();
+        assertEquals(List.of(Path.of("a"), Path.of("b")), beir.matchedOptionValue("--dataset", List.of()));
+        assertEquals(List.of("--poimen.lexical.backend=opensearch"), beir.unmatched());
     }
 
     @Test

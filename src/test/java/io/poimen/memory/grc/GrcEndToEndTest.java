@@ -100,7 +100,7 @@ class GrcEndToEndTest extends GrcTestSupport {
         assertThat(json(hook).path("status").asText()).isEqualTo("sync_requested");
 
         awaitSyncedTo(merged);
-        int embedded = model.texts(); // before querying: the query's own embedding goes through the same model
+        int embedded = model.texts(); // ingest's model: the query route embeds with its own
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             JsonNode results = json(postJson("/memory/query",
                     "{\"project\":\"poimen\",\"query\":\"quokkaflux zanzibar diagnostics\"}")).path("results");

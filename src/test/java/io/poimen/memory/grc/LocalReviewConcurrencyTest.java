@@ -11,9 +11,11 @@ import org.springframework.http.ResponseEntity;
 /**
  * No lost update on the hub as review host (the embedded default): drafts made from one version of a note are merged
  * with each other's changes when they touch different lines, and the one that would revert another's change is a
- * {@code conflict} (at approval) or a 409 {@code edit_conflict} (at submission); nothing is reverted.
+ * {@code conflict} (at approval) or a 409 {@code edit_conflict} (at submission); nothing is reverted. The
+ * {@link TwoEditors} scenarios run here on the embedded stores and in {@link LocalReviewConcurrencyProdOidcTest} on
+ * the prod profile with OIDC.
  */
-class LocalReviewConcurrencyTest extends LocalReviewTestSupport {
+class LocalReviewConcurrencyTest extends LocalReviewTestSupport implements TwoEditors.Scenarios {
     static final String NOTE = "projects/rust-guide/tools/cargo.md";
 
     @Test
@@ -53,6 +55,29 @@ class LocalReviewConcurrencyTest extends LocalReviewTestSupport {
         assertThat(refused.path("conflicts").get(0).path("current_version").asText())
                 .isEqualTo(read(NOTE).path("version").asText()).isNotEqualTo(base);
         assertThat(Files.readString(vault().resolve(NOTE))).isEqualTo(now);
+    }
+
+    /** Both editors are the local operator here (who may approve their own drafts). */
+    @Override
+    public TwoEditors editors() {
+        return new TwoEditors(new TwoEditors.Hub() {
+            @Override
+            public TwoEditors.Answer get(int editor, String path) throws Exception {
+                ResponseEntity<String> r = http.getForEntity(path, String.class);
+                return new TwoEditors.Answer(r.getStatusCode().value(), json(r));
+            }
+
+            @Override
+            public TwoEditors.Answer post(int editor, String path, String json) throws Exception {
+                ResponseEntity<String> r = LocalReviewConcurrencyTest.this.post(path, JSON.readTree(json));
+                return new TwoEditors.Answer(r.getStatusCode().value(), json(r));
+            }
+
+            @Override
+            public java.nio.file.Path vault() {
+                return LocalReviewTestSupport.vault();
+            }
+        }, "projects/poimen/memories");
     }
 
     private String submitted(Object body) throws Exception {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -13,13 +15,18 @@ import java.util.regex.Pattern;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.support.AbstractBeanFactory;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
-/** The OpenAPI document of the REST routes and the Prometheus scrape, served on the embedded default. */
+/**
+ * The OpenAPI document of the REST routes and the Prometheus scrape, served on the embedded default; that server's
+ * context holds no benchmark or fault-hook class.
+ */
 @CamelSpringBootTest
 @AutoConfigureObservability
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -31,6 +38,21 @@ class OpenApiDocumentTest {
 
     @Autowired
     TestRestTemplate http;
+
+    @Autowired
+    ConfigurableApplicationContext context;
+
+    /** ArchitectureTest keeps the server's code and scan away from io.poimen.bench; here the running hub shows it. */
+    @Test
+    void theServersContextHoldsNoBenchClass() {
+        AbstractBeanFactory beans = (AbstractBeanFactory) context.getBeanFactory();
+        Set<String> names = new TreeSet<>(List.of(context.getBeanFactory().getBeanDefinitionNames()));
+        names.addAll(List.of(context.getBeanFactory().getSingletonNames()));
+        List<String> types = names.stream().map(beans::getType).filter(Objects::nonNull).map(Class::getName).toList();
+        assertThat(types).hasSizeGreaterThan(100).noneMatch(type -> type.startsWith("io.poimen.bench."));
+        assertThat(beans.getBeanPostProcessors()).isNotEmpty()
+                .noneMatch(processor -> processor.getClass().getName().startsWith("io.poimen.bench."));
+    }
 
     @Test
     void documentsTheQueryAndReindexRoutes() throws Exception {

@@ -1,6 +1,7 @@
 package io.poimen.memory.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,14 +9,18 @@ import io.poimen.memory.web.ErrorResponses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.CamelEvent;
+import org.apache.camel.support.EventNotifierSupport;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
 import org.junit.jupiter.api.AfterEach;
@@ -26,9 +31,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The audit routes of {@code routes/audit.camel.yaml} (camel-sql insert and the filtered select) on a real
- * database: the same contract on H2 and on PostgreSQL, whose array columns differ. The REST verbs are left out
- * (no HTTP server here); {@code routes/errors.camel.yaml} gives the error handling.
+ * The audit routes: the camel-sql insert of {@link AuditRoutes}, the filtered select of
+ * {@code routes/audit.camel.yaml} and the spool replay of {@link AuditSpoolRoutes}, on a real database: the same
+ * contract on H2 and on PostgreSQL, whose array columns differ. The REST verbs are left out (no HTTP server here);
+ * {@code routes/errors.camel.yaml} gives the error handling.
  */
 abstract class AuditRouteContract {
     static final Caller ALICE = new Caller("alice", "alice", null, List.of("data-team", "x-team"), List.of("viewer"),
@@ -60,6 +66,7 @@ abstract class AuditRouteContract {
             PluginHelper.getRoutesLoader(camel).loadRoutes(
                     ResourceHelper.resolveMandatoryResource(camel, "file:" + withoutRest(Path.of(file))));
         }
+        camel.addRoutes(new AuditRoutes());
         camel.start();
         producer = camel.createProducerTemplate();
     }
@@ -112,6 +119,38 @@ abstract class AuditRouteContract {
         JsonNode alice = query(Map.of("user", "alice"));
         assertThat(alice.get(0).path("user_groups").toString()).isEqualTo("[\"data-team\",\"x-team\"]");
         assertThat(log.replaySpool()).isZero();
+    }
+
+    /** The replay timer of {@link AuditSpoolRoutes}: it keeps trying while the table is away, then writes. */
+    @Test
+    void theReplayRouteWritesTheSpoolOnceTheDatabaseTakesInsertsAgain() throws Exception {
+        AuditSpool spool = new AuditSpool(tmp.resolve("spool/audit.jsonl"));
+        AuditLog log = new AuditLog(producer, spool, new io.poimen.memory.ops.Availability(60_000));
+        AtomicInteger replays = new AtomicInteger();
+        camel.getManagementStrategy().addEventNotifier(new EventNotifierSupport() {
+            @Override
+            public void notify(CamelEvent event) {
+                if (event instanceof CamelEvent.ExchangeCompletedEvent done
+                        && "audit-spool-replay".equals(done.getExchange().getFromRouteId())) {
+                    replays.incrementAndGet();
+                }
+            }
+        });
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("alter table rbac_audit_log rename to rbac_audit_log_away");
+        try {
+            log.record(ALICE, List.of(new AccessDecision(VaultResource.project("poimen"), Action.READ, false,
+                    "not_in_allowed_groups")), "trace-away");
+            camel.addRoutes(new AuditSpoolRoutes(log, Duration.ofMillis(100)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> replays.get() >= 2);
+            assertThat(Files.readAllLines(spool.file())).as("kept while the table is away").hasSize(1);
+        } finally {
+            jdbc.execute("alter table rbac_audit_log_away rename to rbac_audit_log");
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(spool.file()));
+        assertThat(jdbc.queryForList("select trace_id from rbac_audit_log", String.class))
+                .containsExactly("trace-away");
     }
 
     @Test

@@ -29,11 +29,13 @@ public final class LexicalQueryPlan {
     public static final String HEADING = "heading";
     /** The note's path, analysed with the standard analyzer (no stemming, no stop words). */
     public static final String SOURCE = "source";
+    /** The references of the chunk's links ({@link io.poimen.memory.vault.LinkText}): names, like the path. */
+    public static final String LINKS = "links";
     /** Fields and boosts, in the order both indexes list them. */
     public static final List<Field> FIELDS = List.of(new Field(CONTENT, 2f), new Field(BREADCRUMB, 1f),
-            new Field(SOURCE, 1f), new Field(HEADING, 1f));
+            new Field(SOURCE, 1f), new Field(HEADING, 1f), new Field(LINKS, 1f));
     /** The fields analysed with {@link VaultTextAnalyzer}: the ones whose terms decide what "held" means. */
-    public static final List<String> TEXT_FIELDS = List.of(CONTENT, BREADCRUMB, HEADING);
+    public static final List<String> TEXT_FIELDS = List.of(CONTENT, BREADCRUMB, HEADING, LINKS);
 
     /** A queried field and its boost. */
     public record Field(String name, float boost) {

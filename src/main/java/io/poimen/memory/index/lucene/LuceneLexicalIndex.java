@@ -4,6 +4,7 @@ import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.LinkText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -185,7 +186,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
     }
 
     /**
-     * Whether a text field (content, breadcrumb, heading: the same analysis) of a live chunk in scope holds
+     * Whether a text field (content, breadcrumb, heading, links: the same analysis) of a live chunk in scope holds
      * {@code term}. The terms dictionary answers most terms (a typo is in no chunk); a term it holds is looked for
      * in the scope's chunks, up to the first one (the scope's filter is cached per segment).
      */
@@ -223,7 +224,9 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
         for (String tag : chunk.tags() == null ? List.<String>of() : chunk.tags()) {
             doc.add(new StringField(TAGS, tag, Field.Store.NO));
         }
-        doc.add(new TextField(LexicalQueryPlan.CONTENT, Objects.requireNonNullElse(chunk.text(), ""), Field.Store.NO));
+        LinkText text = LinkText.of(chunk.text());
+        doc.add(new TextField(LexicalQueryPlan.CONTENT, text.own(), Field.Store.NO));
+        doc.add(new TextField(LexicalQueryPlan.LINKS, text.references(), Field.Store.NO));
         doc.add(new TextField(LexicalQueryPlan.BREADCRUMB, chunk.breadcrumb() == null ? "" : chunk.breadcrumbText(), Field.Store.NO));
         doc.add(new TextField(LexicalQueryPlan.HEADING, Objects.requireNonNullElse(chunk.heading(), ""), Field.Store.NO));
         doc.add(new TextField(LexicalQueryPlan.SOURCE, chunk.path(), Field.Store.NO));

@@ -7,6 +7,7 @@ import io.poimen.memory.index.lucene.LexicalQueryPlan;
 import io.poimen.memory.index.lucene.QueryTokens;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.ChunkMetadata;
+import io.poimen.memory.vault.LinkText;
 import io.poimen.memory.vault.VaultTextAnalyzer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -45,7 +46,7 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * <p>The same analysis and query as the embedded Lucene index, so both stores rank alike: the text fields use the
  * custom analyzer {@link VaultTextAnalyzer#OPENSEARCH_NAME}, the same Lucene filters as {@link VaultTextAnalyzer},
  * declared in the index settings; a query is analysed here with the same chain and sent as the
- * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading},
+ * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading, links},
  * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field holds. Which terms those are
  * is asked in the same {@code _msearch} as the exact search (one count per term, stopped at the first hit), so a
  * query whose terms are all in the index costs one round trip and no fuzzy expansion; one with a typo is searched
@@ -150,7 +151,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     /**
-     * Settings and mappings of a new index: {@code content}, {@code breadcrumb} and {@code heading} analysed with
+     * Settings and mappings of a new index: {@code content}, {@code breadcrumb}, {@code heading} and {@code links} analysed with
      * {@link VaultTextAnalyzer}'s chain, {@code source} (the path) with the standard analyzer, as in
      * {@link LexicalQueryPlan#analyzer()}.
      */
@@ -165,6 +166,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         properties.put(LexicalQueryPlan.CONTENT, text);
         properties.put(LexicalQueryPlan.BREADCRUMB, text);
         properties.put(LexicalQueryPlan.HEADING, text);
+        properties.put(LexicalQueryPlan.LINKS, text);
         properties.put(LexicalQueryPlan.SOURCE, Map.of("type", "text", "analyzer", "standard"));
         // kept in _source only: the chunk as the note store has it, read when that is down
         properties.put(STORED, Map.of("type", "object", "enabled", false));
@@ -423,8 +425,11 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         doc.put("tags", chunk.tags() == null ? List.of() : chunk.tags());
         doc.put("heading", chunk.heading());
         doc.put("breadcrumb", chunk.breadcrumb() == null ? "" : chunk.breadcrumbText());
-        doc.put("content", chunk.text());
+        LinkText text = LinkText.of(chunk.text());
+        doc.put(LexicalQueryPlan.CONTENT, text.own());
+        doc.put(LexicalQueryPlan.LINKS, text.references());
         Map<String, Object> stored = new LinkedHashMap<>();
+        stored.put("text", chunk.text());
         stored.put("ordinal", chunk.ordinal());
         stored.put("breadcrumb", chunk.breadcrumb() == null ? List.of() : chunk.breadcrumb());
         stored.put("tokens", chunk.tokens());
@@ -466,7 +471,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         Map<String, Object> stored = doc.get(STORED) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         String id = (String) doc.get("chunk_id");
         String heading = (String) doc.get("heading");
-        String text = (String) doc.get("content");
+        // the text as written; an index written before it was stored holds it in content
+        String text = stored.get("text") instanceof String t ? t : (String) doc.get("content");
         List<String> breadcrumb = stored.get("breadcrumb") instanceof List<?> b ? (List<String>) b
                 : List.of(((String) doc.getOrDefault("breadcrumb", "")).split(" > ", -1));
         int ordinal = stored.get("ordinal") instanceof Number n ? n.intValue()

@@ -2,6 +2,7 @@ package io.poimen.memory.index.tfidf;
 
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.ChunkMetadata;
+import io.poimen.memory.vault.LinkText;
 import io.poimen.memory.vault.Terms;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -11,7 +12,7 @@ import java.util.Set;
 /**
  * The analyzed form of one chunk, computed outside the index lock.
  *
- * @param terms     distinct terms of the text, plus metadata terms the text lacks (with tf 1)
+ * @param terms     distinct terms of the chunk's own text (its links' references left out, {@link LinkText}), plus metadata terms the text lacks (with tf 1)
  * @param weights   per term {@code (1 + ln tf) / norm}, where {@code norm = sqrt(Σ (1 + ln tf)²)} over the chunk's
  *                  terms; the norm leaves IDF out (like Lucene's length norm), so it never changes when other chunks
  *                  are written
@@ -24,7 +25,7 @@ record ChunkTerms(String[] terms, float[] weights, String[] metaTerms, java.util
 
     static ChunkTerms of(Chunk chunk) {
         Map<String, Integer> tf = new LinkedHashMap<>();
-        for (String t : Terms.analyze(chunk.text())) {
+        for (String t : Terms.analyze(LinkText.of(chunk.text()).own())) {
             tf.merge(t, 1, Integer::sum);
         }
         String[] metaTerms = metaTerms(chunk);

@@ -22,10 +22,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * How often each chunk was selected into a context of a project, for the TF-IDF branch's hit factor. A query only
- * adds its selection to counts in memory ({@link #selected}); {@link #flush} (the context-stats timer route, and at
- * shutdown) adds them to table {@code chunk_hits} and then reads the rows any replica changed since its previous
- * read, so every replica ranks with every replica's counts a flush period later. {@link #count} answers from memory:
- * what was read from the table plus what is not written yet. A write that fails keeps its counts for the next flush.
+ * adds its selection to counts in memory ({@link #selected}); {@link #flush} (the context-stats-flush route of
+ * {@link SessionConfig}, and at shutdown) adds them to table {@code chunk_hits} and then reads the rows any replica
+ * changed since its previous read, so every replica ranks with every replica's counts a flush period later.
+ * {@link #count} answers from memory: what was read from the table plus what is not written yet. A write that fails
+ * keeps its counts for the next flush.
  *
  * <p>Bounded: at most {@value #MAX_PENDING} (project, chunk) pairs wait for a flush; a selection of another pair
  * while that many wait is not counted (meter {@code poimen.context.hits.dropped}). The table holds one row per

@@ -72,6 +72,23 @@ public class SessionConfig {
         };
     }
 
+    /**
+     * Every replica: queries count cache alignment and chunk selections in memory; this timer adds the counts to
+     * project_index_metadata and chunk_hits (and reads the chunk counts other replicas added). Owned by the code
+     * (docs/architecture.md, "Who owns a flow"), not reloaded from routes/.
+     */
+    @Bean
+    RouteBuilder contextStatsRoute(PoimenProperties props, ProjectCacheStats projects, ChunkHits chunks) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                long period = props.session().statsFlushMs().toMillis();
+                from("timer:context-stats?period=" + period + "&delay=" + period).routeId("context-stats-flush")
+                        .bean(projects, "flush").bean(chunks, "flush");
+            }
+        };
+    }
+
     @Bean
     ProjectCacheStats projectCacheStats(JdbcTemplate jdbc, MeterRegistry registry) {
         return new ProjectCacheStats(jdbc, registry);

@@ -1,16 +1,24 @@
 package io.poimen.memory.index.ingest;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 
-/** Replaces the embedding model with the same model wrapped in a counter. */
+/**
+ * Counts what the hub's own embedding models embed: each model StoreConfig makes from the configuration (ingest's,
+ * the query route's) is wrapped in its own counter. Ingest's is the one injected as {@link CountingEmbeddingModel}
+ * (the query model is no autowire candidate), so queries do not change its count.
+ */
 @TestConfiguration
 public class CountingModelConfig {
     @Bean
-    @Primary
-    CountingEmbeddingModel countingEmbeddingModel() {
-        return new CountingEmbeddingModel(new AllMiniLmL6V2QuantizedEmbeddingModel());
+    static BeanPostProcessor countingEmbeddingModels() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                return bean instanceof EmbeddingModel model ? new CountingEmbeddingModel(model) : bean;
+            }
+        };
     }
 }

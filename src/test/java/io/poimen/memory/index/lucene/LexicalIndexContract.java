@@ -68,6 +68,25 @@ public abstract class LexicalIndexContract {
             chunk("shared/concepts/restarts.md", 0, "Restarts", List.of("Restarts"),
                     "Restart policies decide when kubelet restarts a failed container.", List.of()));
 
+    /**
+     * A link's reference is a name field, not content (vault/LinkText): the short see-also chunk that holds the word
+     * only in {@code [[pod-crashes#CrashLoopBackOff]]} ranks below the longer section whose own text explains it, and
+     * is still found by it.
+     */
+    @Test
+    void aWordOnlyInALinksReferenceRanksBelowTheTextThatSaysIt() {
+        index.upsert(List.of(
+                chunk("projects/k8s/network.md", 4, "Related", List.of("Network", "Related"),
+                        "For crashes at start, see [[pod-crashes#CrashLoopBackOff]].", List.of()),
+                chunk("projects/k8s/pod-crashes.md", 1, "Restarts", List.of("Pod crashes", "Restarts"),
+                        "CrashLoopBackOff means the container started, exited, and the kubelet waits before the next "
+                                + "restart; the back-off doubles up to five minutes and the cause is in the previous "
+                                + "container's logs and its last state.", List.of())));
+
+        assertThat(ids(index.search("CrashLoopBackOff", SearchScope.all(), 10)))
+                .containsExactly("projects/k8s/pod-crashes.md#1", "projects/k8s/network.md#4");
+    }
+
     @Test
     void exactKeywordRanksItsChunkFirst() {
         index.upsert(PODS);

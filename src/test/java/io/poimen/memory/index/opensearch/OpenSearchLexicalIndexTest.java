@@ -58,6 +58,7 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         assertThat(mapping.get("breadcrumb").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
         assertThat(mapping.get("heading").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
         assertThat(mapping.get("source").text().analyzer()).isEqualTo("standard");
+        assertThat(mapping.get("links").text().analyzer()).isEqualTo(VaultTextAnalyzer.OPENSEARCH_NAME);
         assertThat(mapping.get("path").isKeyword()).isTrue();
         assertThat(mapping.get("tags").isKeyword()).isTrue();
         assertThat(mapping.get("chunk_id").isKeyword()).isTrue();
@@ -113,7 +114,8 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
                 new ChunkMetadata("Logs > tail", "Read the logs.", List.of("kubectl", "logs"), ChunkMetadata.TOOL),
                 List.of("k8s", "debug"));
         Chunk shared = new Chunk("shared/retry.md#0", "shared/retry.md", null, 0, "Retry", List.of("Retry"),
-                "Back off exponentially.", 5, new ChunkMetadata("Retry", null, List.of(), null), List.of());
+                "Back off exponentially, see [[backoff#Jitter|jitter]] and [[retry-budget]].", 5,
+                new ChunkMetadata("Retry", null, List.of(), null), List.of());
         index.upsert(List.of(full, shared, chunk("other.md", 0, "Other", List.of("Other"), "other", List.of())));
 
         assertThat(index.chunks(List.of(full.id(), shared.id(), "missing.md#0")))

@@ -90,6 +90,19 @@ class TfIdfIndexTest {
                 .as("equal scores tie on chunk id").containsExactly(plain.id(), keyed.id());
     }
 
+    /** A link's reference names another section (vault/LinkText): the branch does not count its words. */
+    @Test
+    void aWordOnlyInALinksReferenceIsNotTheChunksTerm() {
+        Chunk related = chunk("a.md", 3, "Related", "for crashes at start see [[pod-crashes#CrashLoopBackOff]]");
+        Chunk aliased = chunk("b.md", 0, "Notes", "read [[kubectl#^logs-previous|the previous logs]]");
+        index.addAll(List.of(related, aliased, chunk("c.md", 0, "Other", "the pod restarts with CrashLoopBackOff")));
+
+        assertThat(index.search("CrashLoopBackOff", null, null, 5)).extracting(Hit::chunkId).containsExactly("c.md#0");
+        assertThat(index.search("crashes", null, null, 5)).extracting(Hit::chunkId).containsExactly(related.id());
+        assertThat(index.search("previous logs", null, null, 5)).extracting(Hit::chunkId).containsExactly(aliased.id());
+        assertThat(index.search("kubectl", null, null, 5)).isEmpty();
+    }
+
     @Test
     void headingTermsCountAsMetadata() {
         Chunk headed = chunk("a.md", 0, "Helm upgrades", "roll back with care");

@@ -1,0 +1,175 @@
+package io.poimen.bench;
+
+import io.poimen.memory.Application;
+import io.poimen.memory.index.ingest.IngestReport;
+import io.poimen.bench.eval.BeirDataset;
+import io.poimen.bench.eval.BeirVault;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.ProducerTemplate;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.FileSystemUtils;
+import picocli.CommandLine.Option;
+
+/**
+ * A hub without HTTP for benchmarks, with a BEIR corpus written as its vault and ingested: its own fresh data
+ * folder and in-memory H2 (unless a profile such as prod picks the stores), and a copy of the retrieval policy
+ * with 100 candidates per branch so that Recall@100 can be measured. Closing it deletes the work folder.
+ */
+final class BenchContext implements AutoCloseable {
+
+    /** The options every bench command takes (a picocli mixin). */
+    static final class Options {
+        @Option(names = "--dataset", required = true,
+                description = "BEIR folder with corpus.jsonl, queries.jsonl, qrels/test.tsv")
+        Path dataset;
+
+        @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
+        Path policy;
+
+        /** Set by the command from its own unmatched arguments (an {@code @Unmatched} in a mixin stays empty). */
+        List<String> springArgs = new ArrayList<>();
+    }
+
+    final BeirDataset set;
+    final Path vault;
+    final Map<String, String> idByPath;
+    final ConfigurableApplicationContext spring;
+    final ProducerTemplate producer;
+    IngestReport ingest;
+    private final Path work;
+
+    /** Work to do on the written vault before the first ingest (e.g. a baseline measurement). */
+    @FunctionalInterface
+    interface BeforeIngest {
+        void run(BenchContext bench) throws IOException;
+    }
+
+    private BenchContext(BeirDataset set, Path work, ConfigurableApplicationContext spring) throws IOException {
+        this(set, work, spring, work.resolve("vault"), BeirVault.write(set, work.resolve("vault")));
+    }
+
+    private BenchContext(BeirDataset set, Path work, ConfigurableApplicationContext spring, Path vault,
+                         Map<String, String> idByPath) {
+        this.set = set;
+        this.work = work;
+        this.spring = spring;
+        this.vault = vault;
+        this.idByPath = idByPath;
+        this.producer = spring.getBean(ProducerTemplate.class);
+    }
+
+    /** A hub over an existing vault folder (ingested, not copied), for benchmarks with their own questions. */
+    static BenchContext openVault(Path vault, Path policy, List<String> springArgs) throws IOException {
+        if (!Files.isDirectory(vault)) {
+            throw new IllegalArgumentException("vault folder not found: " + vault);
+        }
+        if (!Files.isRegularFile(policy)) {
+            throw new IllegalArgumentException("retrieval policy not found: " + policy);
+        }
+        Path work = Files.createTempDirectory("poimen-bench-");
+        ConfigurableApplicationContext spring = start(work, policy, springArgs, true, WebApplicationType.NONE);
+        BenchContext bench = new BenchContext(null, work, spring, vault, Map.of());
+        bench.ingest = bench.producer.requestBody("direct:ingest", vault, IngestReport.class);
+        return bench;
+    }
+
+    /**
+     * A hub serving HTTP on a free loopback port (bench latency), with the policy as it is, on {@code vault}
+     * when given, else on {@code set} written as a vault of at least {@code notes} notes; ingested.
+     */
+    static BenchContext serving(BeirDataset set, int notes, Path vault, Path policy, List<String> springArgs)
+            throws IOException {
+        if (!Files.isRegularFile(policy)) {
+            throw new IllegalArgumentException("retrieval policy not found: " + policy
+                    + " (run from the repository folder, or pass --policy FILE)");
+        }
+        Path work = Files.createTempDirectory("poimen-bench-");
+        try {
+            Path folder = vault != null ? vault : work.resolve("vault");
+            Map<String, String> ids = vault != null ? Map.of() : BeirVault.write(set, folder, notes);
+            List<String> args = new ArrayList<>(List.of("--server.port=0", "--server.address=127.0.0.1",
+                    "--poimen.vault.path=" + folder));
+            args.addAll(springArgs);
+            ConfigurableApplicationContext spring = start(work, policy, args, false, WebApplicationType.SERVLET);
+            BenchContext bench = new BenchContext(set, work, spring, folder, ids);
+            try {
+                bench.ingest = bench.producer.requestBody("direct:ingest", folder, IngestReport.class);
+            } catch (RuntimeException e) {
+                spring.close();
+                throw e;
+            }
+            return bench;
+        } catch (IOException | RuntimeException e) {
+            FileSystemUtils.deleteRecursively(work);
+            throw e;
+        }
+    }
+
+    static BenchContext open(Options options) throws IOException {
+        return open(options, 0, bench -> { });
+    }
+
+    /**
+     * @param docs only the first {@code docs} documents of the corpus (0: all)
+     * @throws IllegalArgumentException when the dataset folder has no corpus
+     */
+    static BenchContext open(Options options, int docs, BeforeIngest beforeIngest) throws IOException {
+        if (!Files.isRegularFile(options.dataset.resolve("corpus.jsonl"))) {
+            throw new IllegalArgumentException("no corpus.jsonl in " + options.dataset);
+        }
+        if (!Files.isRegularFile(options.policy)) {
+            throw new IllegalArgumentException("retrieval policy not found: " + options.policy
+                    + " (run from the repository folder, or pass --policy FILE)");
+        }
+        BeirDataset set = BeirDataset.load(options.dataset).firstDocuments(docs);
+        Path work = Files.createTempDirectory("poimen-bench-");
+        ConfigurableApplicationContext spring = start(work, options.policy, options.springArgs, true,
+                WebApplicationType.NONE);
+        try {
+            BenchContext bench = new BenchContext(set, work, spring);
+            beforeIngest.run(bench);
+            bench.ingest = bench.producer.requestBody("direct:ingest", bench.vault, IngestReport.class);
+            return bench;
+        } catch (IOException | RuntimeException e) {
+            spring.close();
+            FileSystemUtils.deleteRecursively(work);
+            throw e;
+        }
+    }
+
+    /** @param recall 100 candidates per branch, so that Recall@100 can be measured */
+    static ConfigurableApplicationContext start(Path work, Path policy, List<String> springArgs,
+                                                        boolean recall, WebApplicationType web) throws IOException {
+        Path policies = Files.createDirectories(work.resolve("policies"));
+        String settings = Files.readString(policy);
+        if (recall) {
+            settings = settings.replaceAll("(?m)^candidates_per_branch:.*$", "candidates_per_branch: 100");
+        }
+        Files.writeString(policies.resolve("retrieval.yaml"), settings);
+        // command-line arguments, not default properties: application.yaml must not override these
+        List<String> args = new ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
+                "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
+                "--poimen.policies.dir=" + policies,
+                "--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
+                "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
+        // a key given twice would be joined with a comma: the command line's own value replaces the default
+        args.removeIf(a -> springArgs.stream().anyMatch(s -> s.startsWith(a.substring(0, a.indexOf('=') + 1))));
+        args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
+        return new SpringApplicationBuilder(Application.class)
+                .web(web)
+                .run(args.toArray(String[]::new));
+    }
+
+    @Override
+    public void close() throws IOException {
+        spring.close();
+        FileSystemUtils.deleteRecursively(work);
+    }
+}

@@ -1,0 +1,182 @@
+package io.poimen.bench.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.camel.ProducerTemplate;
+
+/**
+ * Runs every judged query of a BEIR set through the query route ({@code direct:query}, the route behind
+ * {@code POST /memory/query}) once per method, and scores the document rankings.
+ */
+public class BeirBenchmark {
+    /** Method name → request fields. */
+    public static final Map<String, Map<String, String>> METHODS = new LinkedHashMap<>();
+
+    static {
+        METHODS.put("tfidf", Map.of("search_method", "tfidf"));
+        METHODS.put("lexical", Map.of("search_method", "lexical"));
+        METHODS.put("semantic", Map.of("search_method", "semantic"));
+        METHODS.put("hybrid", Map.of("search_method", "hybrid"));
+        METHODS.put("hybrid-calibrated", Map.of("search_method", "hybrid", "fusion", "calibrated"));
+        METHODS.put("hybrid-weighted", Map.of("search_method", "hybrid", "fusion", "weighted"));
+        METHODS.put("hybrid-rrf", Map.of("search_method", "hybrid", "fusion", "rrf"));
+    }
+
+    private final ProducerTemplate producer;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public BeirBenchmark(ProducerTemplate producer) {
+        this.producer = producer;
+    }
+
+    /** Scores and latencies of one method. */
+    public record MethodResult(double ndcg10, double recall100, double mrr10, LatencyStats total,
+                               Map<String, LatencyStats> branches) {
+    }
+
+    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
+        return run(set, idByPath, methods, null);
+    }
+
+    /** As {@link #run}, also writing one TREC run file per method ({@code qid Q0 doc rank score method}). */
+    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods,
+                                         java.nio.file.Path runDir) {
+        Map<String, String> queries = set.judgedQueries();
+        queries.values().stream().limit(5).forEach(q -> query(q, METHODS.get("hybrid"))); // warm-up
+        Map<String, MethodResult> out = new LinkedHashMap<>();
+        for (String method : methods) {
+            Map<String, String> fields = METHODS.get(method);
+            if (fields == null) {
+                throw new IllegalArgumentException("unknown method " + method + "; known: " + METHODS.keySet());
+            }
+            double ndcg = 0;
+            double recall = 0;
+            double mrr = 0;
+            LatencyStats total = new LatencyStats();
+            Map<String, LatencyStats> branches = new LinkedHashMap<>();
+            StringBuilder runFile = new StringBuilder();
+            for (Map.Entry<String, String> q : queries.entrySet()) {
+                JsonNode response = query(q.getValue(), fields);
+                List<String> ranked = documents(response, idByPath);
+                appendRun(runFile, q.getKey(), method, response, idByPath);
+                Map<String, Integer> qrels = set.qrels().get(q.getKey());
+                ndcg += RankingMetrics.ndcg(ranked, qrels, 10);
+                recall += RankingMetrics.recall(ranked, qrels, 100);
+                mrr += RankingMetrics.mrr(ranked, qrels, 10);
+                JsonNode t = response.path("timings_ms");
+                total.add(t.path("total").asDouble());
+                t.fieldNames().forEachRemaining(step -> {
+                    if (!step.equals("total")) {
+                        branches.computeIfAbsent(step, k -> new LatencyStats()).add(t.path(step).asDouble());
+                    }
+                });
+            }
+            writeRun(runDir, method, runFile);
+            int n = Math.max(1, queries.size());
+            out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches));
+        }
+        return out;
+    }
+
+    /**
+     * Runs every judged query once as a hybrid query and writes what each branch answered (chunk ids and raw
+     * scores in the branch's order, the lists the fusion sees) with each chunk's document, so that fusion
+     * variants can be scored offline against the qrels without ingesting the set again.
+     */
+    public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
+        Map<String, Object> queriesOut = new LinkedHashMap<>();
+        for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
+            Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
+            body.put("project", BeirVault.PROJECT);
+            body.put("query", q.getValue());
+            org.apache.camel.Exchange done = producer.send("direct:query", e -> {
+                try {
+                    e.getMessage().setBody(json.writeValueAsBytes(body));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException x) {
+                    throw new IllegalStateException(x);
+                }
+            });
+            io.poimen.memory.retrieval.QueryContext ctx = done.getProperty(
+                    io.poimen.memory.retrieval.QueryContext.PROPERTY, io.poimen.memory.retrieval.QueryContext.class);
+            Map<String, Object> branches = new java.util.TreeMap<>();
+            for (io.poimen.memory.retrieval.branch.BranchResult r : ctx.answers()) {
+                List<List<Object>> hits = new ArrayList<>();
+                r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
+                branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
+            }
+            queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("dataset", set.name());
+        out.put("doc_by_chunk", docByChunk);
+        out.put("qrels", set.qrels());
+        out.put("queries", queriesOut);
+        try {
+            json.writeValue(file.toFile(), out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode query(String text, Map<String, String> fields) {
+        Map<String, Object> body = new LinkedHashMap<>(fields);
+        body.put("project", BeirVault.PROJECT);
+        body.put("query", text);
+        body.put("top_k", 100);
+        body.put("budget_tokens", 200_000);
+        try {
+            String response = producer.requestBody("direct:query", json.writeValueAsBytes(body), String.class);
+            return json.readTree(response);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("query route answered something that is not JSON", e);
+        }
+    }
+
+    /** TREC run lines; the score of a single-branch method is the branch's raw score (max over a doc's chunks). */
+    private static void appendRun(StringBuilder out, String qid, String method, JsonNode response,
+                                  Map<String, String> idByPath) {
+        Set<String> seen = new LinkedHashSet<>();
+        int rank = 0;
+        for (JsonNode r : response.path("results")) {
+            String id = idByPath.get(r.path("path").asText());
+            if (id == null || !seen.add(id)) {
+                continue;
+            }
+            JsonNode branches = r.path("breakdown").path("branches");
+            double score = branches.size() == 1 ? branches.elements().next().path("raw").asDouble()
+                    : r.path("score").asDouble();
+            out.append(qid).append(" Q0 ").append(id).append(' ').append(++rank).append(' ').append(score)
+                    .append(' ').append(method).append('\n');
+        }
+    }
+
+    private static void writeRun(java.nio.file.Path dir, String method, CharSequence lines) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(dir.resolve(method + ".run"), lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Document ids in the order their first chunk appears. */
+    static List<String> documents(JsonNode response, Map<String, String> idByPath) {
+        Set<String> docs = new LinkedHashSet<>();
+        for (JsonNode r : response.path("results")) {
+            String id = idByPath.get(r.path("path").asText());
+            if (id != null) {
+                docs.add(id);
+            }
+        }
+        return new ArrayList<>(docs);
+    }
+}

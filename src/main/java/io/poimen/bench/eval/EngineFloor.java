@@ -1,0 +1,74 @@
+package io.poimen.bench.eval;
+
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import io.poimen.memory.index.LexicalIndex;
+import io.poimen.memory.index.VectorIndex;
+import io.poimen.memory.index.lucene.LuceneLexicalIndex;
+import io.poimen.memory.index.lucene.LuceneVectorIndex;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.retrieval.query.NormalizedQuery;
+import io.poimen.memory.retrieval.query.QueryNormalizer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the engines cost on their own, on the hub's own indexes and the same query texts: the embedding model
+ * alone, the lexical branch's BM25 query and the semantic branch's HNSW k-NN (the same request the branch sends,
+ * without the scope), TF-IDF scoring; and the floor of a hybrid query, embedding + BM25 + HNSW run one after the
+ * other. The engine calls are timed one query at a time.
+ */
+public final class EngineFloor {
+    public static final String EMBEDDING = "embedding";
+    public static final String BM25 = "bm25";
+    public static final String HNSW = "hnsw";
+    public static final String TFIDF = "tfidf";
+    public static final String FLOOR = "floor";
+
+    private EngineFloor() {
+    }
+
+    /**
+     * @return step → latencies; BM25 and HNSW only when the stores are the embedded Lucene ones (a remote engine's
+     *         own call has no in-process twin)
+     */
+    public static Map<String, LatencyStats> measure(List<String> queries, int requests, EmbeddingModel model,
+                                                    LexicalIndex lexical, VectorIndex vectors, TfIdfIndex tfidf,
+                                                    String project, int k) {
+        QueryNormalizer normalizer = new QueryNormalizer();
+        Map<String, LatencyStats> out = new LinkedHashMap<>();
+        for (String s : List.of(EMBEDDING, BM25, HNSW, TFIDF, FLOOR)) {
+            out.put(s, new LatencyStats());
+        }
+        for (int i = 0; i < requests; i++) {
+            NormalizedQuery q = normalizer.normalize(queries.get(i % queries.size()));
+            String text = q.text().isBlank() ? queries.get(i % queries.size()) : q.text();
+            long t0 = System.nanoTime();
+            float[] vector = model.embed(text).content().vector();
+            double embed = add(out, EMBEDDING, t0);
+            double floor = embed;
+            if (lexical instanceof LuceneLexicalIndex lucene) {
+                long t = System.nanoTime();
+                lucene.plainSearch(text, k);
+                floor += add(out, BM25, t);
+            }
+            if (vectors instanceof LuceneVectorIndex lucene) {
+                long t = System.nanoTime();
+                lucene.plainSearch(vector, k);
+                floor += add(out, HNSW, t);
+            }
+            long t = System.nanoTime();
+            tfidf.search(q.terms(), project, null, k);
+            add(out, TFIDF, t);
+            out.get(FLOOR).add(floor);
+        }
+        out.values().removeIf(LatencyStats::isEmpty);
+        return out;
+    }
+
+    private static double add(Map<String, LatencyStats> out, String step, long startNanos) {
+        double ms = (System.nanoTime() - startNanos) / 1e6;
+        out.get(step).add(ms);
+        return ms;
+    }
+}

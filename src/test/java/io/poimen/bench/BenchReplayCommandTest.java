@@ -1,0 +1,31 @@
+package io.poimen.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poimen.memory.retrieval.fusion.CalibratedFusion;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchReplayCommandTest {
+    private static final List<BenchReplayCommand.Params> GRID = List.of(
+            new BenchReplayCommand.Params(0.5, 8, 0.1, 0, CalibratedFusion.Unit.COSINE),
+            new BenchReplayCommand.Params(0.2, 2, 0.1, 0, CalibratedFusion.Unit.COSINE),
+            new BenchReplayCommand.Params(0.8, 16, 0.1, 0, CalibratedFusion.Unit.COSINE));
+    // two sets, then their noise variants, then their lexical-noise variants: set i's columns are i, 2 + i, 4 + i
+    private static final double[] REFERENCE = {0.8, 0.9, 0.7, 0.8, 0.6, 0.9};
+
+    @Test
+    void theFitReadsEveryVariantKindOfTheTrainingSetsAndNoneOfTheHeldOutOnes() {
+        double[][] score = {
+                {0.8, 0.9, 0.7, 0.8, 0.6, 0.0},  // 0: only set 1's lexical-noise variant fails
+                {0.8, 0.9, 0.7, 0.8, 0.1, 0.9},  // 1: only set 0's lexical-noise variant fails
+                {0.8, 0.9, 0.2, 0.8, 0.6, 0.9}}; // 2: only set 0's noise variant fails
+        // held out set 0: its noise and lexical-noise columns are not read, so 1 and 2 tie with 0 failing; 1 is
+        // the gentler gate
+        assertThat(BenchReplayCommand.choose(GRID, score, REFERENCE, 2, 0)).isEqualTo(1);
+        // held out set 1: point 0's one failure is set 1's own lexical-noise variant
+        assertThat(BenchReplayCommand.choose(GRID, score, REFERENCE, 2, 1)).isEqualTo(0);
+        // in-sample every column counts: each point fails one, point 0 by most (0.9), point 1 by 0.5, point 2 by 0.5
+        assertThat(BenchReplayCommand.choose(GRID, score, REFERENCE, 2, -1)).isEqualTo(1);
+    }
+}
