@@ -27,8 +27,8 @@ final class ToolGuide {
     private static final Map<String, Entry> TOOLS = Map.ofEntries(
             read("search_memory", "Search memory", "Use it first for a question when you do not know which note "
                     + "answers it; pass explain: true only to see why chunks ranked as they did."),
-            read("read_note", "Read a note", "Use it when you know the note's path (from search_memory, "
-                    + "build_context or a link) and need all of it."),
+            read("read_note", "Read a note", "Use it when you know the note (its path from search_memory or "
+                    + "build_context, a [[link]] name or alias, or a memory:// URL) and need all of it."),
             read("list_skills", "List skills", "Use it to find the team's how-to skills before a task, then "
                     + "read_note the skill's path."),
             read("build_context", "Note with its links", "Use it when you have one note and need the notes it "

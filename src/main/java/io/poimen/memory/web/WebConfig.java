@@ -2,6 +2,7 @@ package io.poimen.memory.web;
 
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.retrieval.filter.NoteCatalog;
@@ -56,8 +57,8 @@ public class WebConfig {
 
     @Bean
     VaultBrowser vaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                              AccessChecks checks, SearchScopes scopes) {
-        return new VaultBrowser(graph, notes, files, callers, checks, scopes);
+                              AccessChecks checks, SearchScopes scopes, NoteLookup names) {
+        return new VaultBrowser(graph, notes, files, callers, checks, scopes, names);
     }
 
     @Bean
