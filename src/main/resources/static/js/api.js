@@ -7,7 +7,7 @@ export function authHeaders(extra = {}) {
   return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;
 }
 
-/** Calls the API; resolves to the JSON body, rejects with the hub's {error, message}. */
+/** Calls the API; resolves to the JSON body, rejects with the hub's {error, message} (the whole body as err.body). */
 export async function api(path, { method = 'GET', body } = {}) {
   const headers = authHeaders(body !== undefined ? { 'Content-Type': 'application/json' } : {});
   const res = await fetch(path, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
@@ -17,6 +17,7 @@ export async function api(path, { method = 'GET', body } = {}) {
   if (!res.ok) {
     const err = new Error(data && data.message ? `${data.error}: ${data.message}` : `HTTP ${res.status}`);
     err.status = res.status;
+    err.body = data;
     throw err;
   }
   return data;

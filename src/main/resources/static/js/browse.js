@@ -105,6 +105,8 @@ export class Browser {
     try {
       const note = await api(`/memory/vault/file?${query({ path: notePath })}`);
       if (request !== this.openRequests) return;
+      // a name (wiki-link name, alias, memory:// URL) opens its note under the note's own path
+      if (note.path !== notePath) history.replaceState(null, '', `#/note/${encodeURI(note.path)}${heading ? `#${heading}` : ''}`);
       this.note = note;
       this.status('');
       $('note-title').textContent = note.title || notePath.split('/').pop();
@@ -137,7 +139,10 @@ export class Browser {
       this.editor.shown(null);
       $('note-title').textContent = '';
       releaseAttachments();
-      $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>`;
+      const candidates = (e.body && e.body.candidates) || [];
+      $('preview').innerHTML = `<p class="error">${escapeHtml(e.message)}</p>` + (candidates.length
+        ? `<ul class="candidates">${candidates.map(p => `<li><a href="#/note/${encodeURI(p)}" data-path="${escapeHtml(p)}">${pathHtml(p)}</a></li>`).join('')}</ul>`
+        : '');
       this.status(`Could not open ${notePath}: ${e.message}`, 'error');
     }
   }

@@ -47,6 +47,17 @@ export function breakdownHtml(b, ran = BRANCHES, degraded = []) {
     `<div class="reason">${escapeHtml(b.reason || '')}</div></div>`;
 }
 
+// The filter row's values as the query's `filters` (docs/api.md), or null when none is set.
+export function filtersFromForm() {
+  const filters = {};
+  const tags = $('filter-tags').value.split(/[\s,]+/).map(t => t.trim()).filter(Boolean);
+  if (tags.length) filters.tags = tags;
+  const folder = $('filter-folder').value.trim();
+  if (folder) filters.path_prefix = folder;
+  if ($('filter-after').value) filters.changed_after = $('filter-after').value;
+  return Object.keys(filters).length ? filters : null;
+}
+
 /** `el` replaced by a span of its text. */
 function asText(el, className) {
   const span = document.createElement('span');
@@ -81,6 +92,10 @@ export class Search {
     this.state = state;
     this.status = status;
     this.lastQuery = null;
+    $('search-filters').addEventListener('submit', e => {
+      e.preventDefault();
+      if (this.lastQuery) this.run(this.lastQuery, $('search-method').value);
+    });
   }
 
   async run(q, method) {
@@ -94,6 +109,8 @@ export class Search {
     try {
       const body = { project: this.state.project, query: q, top_k: 10 };
       if (method) body.search_method = method;
+      const filters = filtersFromForm();
+      if (filters) body.filters = filters;
       const r = await api('/memory/query', { method: 'POST', body });
       this.status('');
       const t = r.timings_ms || {};

@@ -132,10 +132,13 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param embeddingCoolDownMs     after the semantic branch fails, queries skip it this long
      * @param storeCoolDownMs         after the note store fails, queries read chunk texts from OpenSearch this long
      * @param embeddingCache          cache of query vectors
+     * @param changedField            front-matter date field that is a note's time for the changed_after/before
+     *                                filters and recent activity where a note has it (empty: the last commit's time)
      */
     public record Query(@DefaultValue("2000ms") Duration branchTimeoutMs,
                         @DefaultValue("30s") Duration embeddingCoolDownMs, @DefaultValue("10s") Duration storeCoolDownMs,
-                        @DefaultValue @Valid EmbeddingCache embeddingCache) {
+                        @DefaultValue @Valid EmbeddingCache embeddingCache,
+                        @DefaultValue("") String changedField) {
     }
 
     /**

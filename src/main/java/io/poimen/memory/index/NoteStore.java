@@ -36,6 +36,9 @@ public interface NoteStore {
 
     List<NoteRow> notes();
 
+    /** Path → front matter (JSON values; dates as ISO text) of every stored note that has front matter. */
+    Map<String, Map<String, Object>> frontMatters();
+
     /** When each stored note of {@code paths} last changed (its row's {@code updatedAt}); absent for others. */
     Map<String, java.time.Instant> updatedAt(Collection<String> paths);
 

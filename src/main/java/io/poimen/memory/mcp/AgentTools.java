@@ -115,10 +115,10 @@ public class AgentTools extends HubTools {
                         + "by link distance and cut to a token budget, each note with its version. Only notes you "
                         + "may read.", """
                         {"type":"object","properties":{
-                          "path":{"type":"string","description":"vault path of the starting note"},
+                          "path":{"type":"string","description":"the starting note, as %s"},
                           "budget_tokens":{"type":"integer","minimum":1,"maximum":200000,"description":"default 2000"},
                           "hops":{"type":"integer","minimum":0,"maximum":2,"description":"link distance, default 1"}},
-                         "required":["path"]}""", this::buildContext),
+                         "required":["path"]}""".formatted(MemoryTools.NOTE_NAME), this::buildContext),
                 tool("recent_changes", "Notes changed since a commit or a time, from the vault's git history, newest "
                         + "first. Only notes you may read.", """
                         {"type":"object","properties":{

@@ -2,6 +2,7 @@ package io.poimen.memory.mcp;
 
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
@@ -14,8 +15,8 @@ public class AgentToolsConfig {
 
     @Bean
     NoteNeighbourhood noteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers,
-                                        AccessChecks checks, PoimenProperties poimen) {
-        return new NoteNeighbourhood(graph, notes, callers, checks, poimen.vault().path());
+                                        AccessChecks checks, PoimenProperties poimen, NoteLookup names) {
+        return new NoteNeighbourhood(graph, notes, callers, checks, poimen.vault().path(), names);
     }
 
     @Bean

@@ -102,21 +102,26 @@ public class McpConfig {
         return new AgentTools(new HubCalls(producer), mcpJsonMapper);
     }
 
+    @Bean
+    BrowseTools browseTools(ProducerTemplate producer, McpJsonMapper mcpJsonMapper) {
+        return new BrowseTools(new HubCalls(producer), mcpJsonMapper);
+    }
+
     /** Tools run on the request's own thread (immediate execution): the transport waits for them anyway. */
     @Bean(destroyMethod = "close")
     McpStatelessSyncServer mcpServer(HttpServletStatelessServerTransport transport, McpJsonMapper mcpJsonMapper,
-                                     MemoryTools tools, AgentTools agentTools) {
+                                     MemoryTools tools, AgentTools agentTools, BrowseTools browseTools) {
         return McpServer.sync(transport)
                 .immediateExecution(true)
                 .serverInfo("poimen-memory", "0.1.0")
                 .jsonMapper(mcpJsonMapper)
                 .instructions("Team memory: search_memory for chunks in a project, read_note for a whole note, "
                         + "list_skills for shared skills, build_context for a note and its links, recent_changes "
-                        + "for what changed; propose_edit opens a draft for review, draft_status follows it. Your "
+                        + "for what changed, recent_activity and list_directory to browse by time and folder; propose_edit opens a draft for review, draft_status follows it. Your "
                         + "bearer token decides what you may read and write.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(java.util.stream.Stream.concat(tools.specifications().stream(),
-                        agentTools.specifications().stream()).toList())
+                .tools(java.util.stream.Stream.of(tools, agentTools, browseTools)
+                        .flatMap(t -> t.specifications().stream()).toList())
                 .build();
     }
 }

@@ -21,6 +21,9 @@ import java.util.Map;
  * MCP request ({@link HubCalls}), so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
  */
 public class MemoryTools extends HubTools {
+    /** How read_note and build_context name their note (graph.NoteLookup). */
+    static final String NOTE_NAME = "a vault path (projects/poimen/tools/kubectl.md), a wiki-link name or alias as "
+            + "in [[...]] (pod-crashes, Pod crash guide), or memory://<project>/<name>, memory://shared/<name>";
     private final VaultFiles files;
 
     public MemoryTools(HubCalls hub, McpJsonMapper mcpJson, VaultFiles files) {
@@ -39,13 +42,15 @@ public class MemoryTools extends HubTools {
                           "project":{"type":"string","description":"project name, e.g. poimen"},
                           "query":{"type":"string","description":"what to look for"},
                           "top_k":{"type":"integer","minimum":1,"maximum":100,"description":"results wanted (default 10)"},
-                          "explain":{"type":"boolean","description":"true adds each chunk's score breakdown (default false)"}},
+                          "explain":{"type":"boolean","description":"true adds each chunk's score breakdown (default false)"},
+                          "filters":{"type":"object","description":"only notes that match all of: tags (list, front matter or inline), path_prefix (folder), changed_after / changed_before (ISO date or 7d, last week), fields (front-matter field: value, [one of], or {eq, in, gt, gte, lt, lte, between})"}},
                          "required":["project","query"]}""", this::searchMemory),
-                tool("read_note", "Read one note of the vault as markdown, with its outgoing wiki-links and backlinks.",
+                tool("read_note", "Read one note of the vault as markdown, with its outgoing wiki-links and backlinks. "
+                        + "A name several notes have is an error listing their paths.",
                         """
                         {"type":"object","properties":{
-                          "path":{"type":"string","description":"vault path, e.g. projects/poimen/tools/kubectl.md"}},
-                         "required":["path"]}""", this::readNote),
+                          "path":{"type":"string","description":"the note, as %s"}},
+                         "required":["path"]}""".formatted(NOTE_NAME), this::readNote),
                 tool("list_skills", "List the shared skills (name, path, title) the caller may read.",
                         """
                         {"type":"object","properties":{}}""", this::listSkills));
@@ -61,6 +66,9 @@ public class MemoryTools extends HubTools {
             body.put("top_k", args.get("top_k"));
         }
         body.put("explain", explain);
+        if (args.get("filters") != null) {
+            body.put("filters", args.get("filters"));
+        }
         // the MCP client and session become the agent and session of the memory_retrieved event, and the session
         // keys the retrieval session (its previous context, for prefix reuse)
         McpSessions.Session session = HubCalls.session(context);

@@ -2,6 +2,7 @@ package io.poimen.memory.mcp;
 
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.Caller;
@@ -11,7 +12,6 @@ import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.vault.NoteVersion;
-import io.poimen.memory.web.VaultFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,9 +54,11 @@ public class NoteNeighbourhood {
     private final CallerResolver callers;
     private final AccessChecks checks;
     private final Path vault;
+    private final NoteLookup names;
 
     public NoteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers, AccessChecks checks,
-                             Path vault) {
+                             Path vault, NoteLookup names) {
+        this.names = names;
         this.graph = graph;
         this.notes = notes;
         this.callers = callers;
@@ -64,9 +66,9 @@ public class NoteNeighbourhood {
         this.vault = vault.toAbsolutePath().normalize();
     }
 
-    public Context build(Exchange exchange, @Header("path") String path, @Header("budget_tokens") Integer budget,
+    /** @param name a path, a wiki-link name or alias, or a {@code memory://} URL ({@link NoteLookup}) */
+    public Context build(Exchange exchange, @Header("path") String name, @Header("budget_tokens") Integer budget,
                          @Header("hops") Integer hops) {
-        VaultFiles.checked(path);
         int limit = budget == null ? DEFAULT_BUDGET : budget;
         if (limit < 1 || limit > MAX_BUDGET) {
             throw ApiException.unprocessable("budget_tokens must be between 1 and " + MAX_BUDGET + ", got " + limit);
@@ -78,8 +80,10 @@ public class NoteNeighbourhood {
         Caller caller = callers.caller(exchange);
         String trace = ExchangeSecurity.traceId(exchange);
         // a note the caller may not read answers exactly as a missing one (no existence oracle)
-        if (!ReadCheck.allows(checks, caller, path, trace) || notes.note(path).isEmpty()) {
-            throw ReadAccess.notFound(path);
+        ReadAccess access = new ReadAccess(checks, caller, trace);
+        String path = names.path(name, access);
+        if (notes.note(path).isEmpty()) {
+            throw ReadAccess.notFound(name);
         }
 
         LinkGraph g = graph.current();
@@ -90,7 +94,7 @@ public class NoteNeighbourhood {
             List<String> next = new ArrayList<>();
             for (String p : frontier) {
                 for (String n : neighbours(g, p)) {
-                    if (!hopOf.containsKey(n) && ReadCheck.allows(checks, caller, n, trace)) {
+                    if (!hopOf.containsKey(n) && access.allows(n)) {
                         hopOf.put(n, h);
                         next.add(n);
                     }

@@ -27,14 +27,18 @@ final class ToolGuide {
     private static final Map<String, Entry> TOOLS = Map.ofEntries(
             read("search_memory", "Search memory", "Use it first for a question when you do not know which note "
                     + "answers it; pass explain: true only to see why chunks ranked as they did."),
-            read("read_note", "Read a note", "Use it when you know the note's path (from search_memory, "
-                    + "build_context or a link) and need all of it."),
+            read("read_note", "Read a note", "Use it when you know the note (its path from search_memory or "
+                    + "build_context, a [[link]] name or alias, or a memory:// URL) and need all of it."),
             read("list_skills", "List skills", "Use it to find the team's how-to skills before a task, then "
                     + "read_note the skill's path."),
             read("build_context", "Note with its links", "Use it when you have one note and need the notes it "
                     + "links to and from within a token budget; for a question use search_memory."),
             read("recent_changes", "Recent changes", "Use it to catch up on what changed in the vault since a "
                     + "commit or a time, e.g. since your last session."),
+            read("recent_activity", "Recent activity", "Use it to see which notes changed lately (\"last "
+                    + "week\", \"2 days\") in a project or the vault; for commits since a point use recent_changes."),
+            read("list_directory", "List a folder", "Use it to see what a folder holds before reading notes; for a "
+                    + "question use search_memory."),
             read("draft_status", "Draft status", "Use it after proposing an edit to follow the draft to its "
                     + "pull request and review."),
             read("list_drafts", "List drafts", "Use it to find drafts you made or may review."),

@@ -3,6 +3,7 @@ package io.poimen.memory.retrieval;
 import io.poimen.memory.retrieval.branch.BranchResult;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.retrieval.filter.SearchFilters;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.query.NormalizedQuery;
 import io.poimen.memory.retrieval.query.RoutePlan;
@@ -33,6 +34,8 @@ public final class QueryContext {
     public NormalizedQuery query;
     public RoutePlan plan;
     public SearchScope scope;
+    /** The request's filters, checked (none: every note of the scope may answer). */
+    public SearchFilters filters = SearchFilters.NONE;
     /**
      * The notes the caller may read (set by the access check before planning); null: every note (no-auth mode).
      * It must answer alike for the notes of one access group ({@code VaultPaths.accessGroupOf}): the scope caches

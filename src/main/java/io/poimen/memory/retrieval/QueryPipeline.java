@@ -4,6 +4,10 @@ import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.branch.Branch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.retrieval.filter.NoteCatalog;
+import io.poimen.memory.retrieval.filter.NoteFacts;
+import io.poimen.memory.retrieval.filter.SearchFilters;
 import io.poimen.memory.retrieval.fusion.BranchScore;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
@@ -20,11 +24,13 @@ import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.api.StrictJson;
 import io.poimen.memory.security.VaultPathGuard;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,13 +50,17 @@ public class QueryPipeline {
     private final SearchScopes scopes;
     private final ChunkRows rows;
     private final Availability embedding;
+    private final NoteCatalog catalog;
+    private final Clock clock;
     private final QueryNormalizer normalizer = new QueryNormalizer();
     private final QueryRouter router = new QueryRouter();
     private final CacheAlignedOrder order = new CacheAlignedOrder();
     private final ChunkMemo<long[]> shingles = ShingleDeduplicator.memo();
 
     public QueryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
-                         ChunkRows rows, Availability embedding) {
+                         ChunkRows rows, Availability embedding, NoteCatalog catalog, Clock clock) {
+        this.catalog = catalog;
+        this.clock = clock;
         this.json = StrictJson.mapper(json);
         this.policy = policy;
         this.graph = graph;
@@ -67,6 +77,7 @@ public class QueryPipeline {
         }
         QueryRequest req = StrictJson.read(json, body, QueryRequest.class, "query JSON");
         QueryContext ctx = new QueryContext(check(req), effectiveSettings(req));
+        ctx.filters = SearchFilters.parse(req.filters(), clock);
         ctx.time("parse", t0);
         return ctx;
     }
@@ -86,10 +97,30 @@ public class QueryPipeline {
             ctx.degrade(Branch.SEMANTIC, "skipped for a cool-down after it failed: " + embedding.lastFailure());
         }
         // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
-        ctx.scope = scopes.scope(project, ctx.readable, ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of());
+        ctx.scope = filtered(project, scopes.scope(project, ctx.readable,
+                ctx.plan.lexicalFilters() ? ctx.query.tags() : List.of()), ctx.filters);
         ctx.time("plan", t0);
         ctx.mark();
         return ctx;
+    }
+
+    /**
+     * The scope narrowed to the notes that pass {@code filters}, before any branch runs: each branch (TF-IDF, vector,
+     * BM25, on either store) searches only those notes, so top-k fills with matching notes instead of being cut
+     * down after the search.
+     */
+    private SearchScope filtered(String project, SearchScope scope, SearchFilters filters) {
+        if (filters.none()) {
+            return scope;
+        }
+        Map<String, NoteFacts> facts = catalog.facts();
+        Set<String> kept = new LinkedHashSet<>();
+        for (String path : scope.paths()) {
+            if (filters.matches(facts.get(path))) {
+                kept.add(path);
+            }
+        }
+        return SearchScope.ofProject(project, kept, graph.current().projectNotes(project), scope.tags());
     }
 
     /** Step 4 (after fusion): tag filter, near-duplicates, top-k, token budget, stable order. */

@@ -9,6 +9,7 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
+import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.security.AuditedAccess;
 import io.poimen.memory.retrieval.select.HitCounts;
@@ -71,8 +72,13 @@ public class RetrievalConfig {
     }
 
     @Bean
+    NoteCatalog noteCatalog(GraphService graph, NoteStore notes, PoimenProperties props) {
+        return new NoteCatalog(graph, notes, props.query().changedField());
+    }
+
+    @Bean
     QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
-                                ChunkRows rows, Availability embedding) {
-        return new QueryPipeline(json, policy, graph, scopes, rows, embedding);
+                                ChunkRows rows, Availability embedding, NoteCatalog catalog) {
+        return new QueryPipeline(json, policy, graph, scopes, rows, embedding, catalog, Clock.systemUTC());
     }
 }

@@ -7,7 +7,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Resolves wiki-links against the whole vault the way Obsidian does. In order: a heading-only link is its own
@@ -47,21 +50,11 @@ public final class LinkResolver {
 
     public WikiLink resolve(WikiLink link) {
         String source = link.sourcePath();
-        String target = link.target();
-        if (target.isEmpty()) {
+        if (link.target().isEmpty()) {
             return link.withResolution(source, LinkTypes.ofResolvedPath(source));
         }
-        Optional<String> found = Optional.empty();
-        if (target.startsWith("./") || target.startsWith("../")) {
-            found = asPath(normalize(parentOf(source) + "/" + target), source);
-            target = target.replaceFirst("^(\\.{1,2}/)+", "");
-        }
-        String t = target;
-        found = found.or(() -> asPath(normalize(t), source))
-                .or(() -> bySuffix(t, source))
-                .or(() -> byName(t, source))
-                .or(() -> closest(byLowerAlias.get(lower(t)), source));
-        return found.map(p -> link.withResolution(p, LinkTypes.ofResolution(link.target(), p)))
+        return firstStep(link.target(), source, p -> true).flatMap(c -> closest(c, source))
+                .map(p -> link.withResolution(p, LinkTypes.ofResolution(link.target(), p)))
                 .orElseGet(() -> link.withResolution(null, link.type()));
     }
 
@@ -69,50 +62,66 @@ public final class LinkResolver {
         return links.stream().map(this::resolve).toList();
     }
 
-    private Optional<String> asPath(String path, String source) {
-        if (path == null || path.isEmpty()) {
-            return Optional.empty();
+    /**
+     * What {@code [[target]]} written outside any folder could mean, among the files {@code eligible} accepts: the
+     * candidates of the first rule of {@link #resolve}'s order that has an eligible one, sorted, without the
+     * closest-to-the-source choice (a read by name has no source, so several candidates are an ambiguity to show).
+     * A file {@code eligible} refuses is skipped as if it did not exist. Empty when nothing eligible matches.
+     */
+    public List<String> candidates(String target, Predicate<String> eligible) {
+        if (target == null || target.isEmpty()) {
+            return List.of();
         }
-        for (String candidate : forms(path)) {
-            if (exact.containsKey(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        for (String candidate : forms(path)) {
-            Optional<String> hit = closest(byLowerPath.get(lower(candidate)), source);
-            if (hit.isPresent()) {
-                return hit;
-            }
-        }
-        return Optional.empty();
+        return firstStep(target, "", eligible).map(c -> c.stream().sorted().toList()).orElse(List.of());
     }
 
-    private Optional<String> bySuffix(String target, String source) {
+    /** The eligible candidates of the first rule that has any, rules in the order of the class comment. */
+    private Optional<List<String>> firstStep(String target, String source, Predicate<String> eligible) {
+        Stream<List<String>> steps = Stream.empty();
+        if (target.startsWith("./") || target.startsWith("../")) {
+            steps = pathSteps(normalize(parentOf(source) + "/" + target));
+            target = target.replaceFirst("^(\\.{1,2}/)+", "");
+        }
+        String t = target;
+        Stream<List<String>> aliases = Stream.of(t).map(a -> byLowerAlias.get(lower(a)));
+        return Stream.of(steps, pathSteps(normalize(t)), suffixSteps(t), nameSteps(t), aliases)
+                .flatMap(s -> s)
+                .filter(Objects::nonNull)
+                .map(c -> c.stream().filter(eligible).toList())
+                .filter(c -> !c.isEmpty())
+                .findFirst();
+    }
+
+    /** An exact path (each form), then the same case-insensitively. */
+    private Stream<List<String>> pathSteps(String path) {
+        if (path == null || path.isEmpty()) {
+            return Stream.empty();
+        }
+        return Stream.concat(forms(path).stream().map(f -> exact.containsKey(f) ? List.of(f) : null),
+                forms(path).stream().map(f -> byLowerPath.get(lower(f))));
+    }
+
+    private Stream<List<String>> suffixSteps(String target) {
         String path = normalize(target);
         if (path == null || !path.contains("/")) {
-            return Optional.empty();
+            return Stream.empty();
         }
-        for (String form : forms(path)) {
+        return forms(path).stream().map(form -> {
             String suffix = "/" + lower(form);
-            List<String> hits = byLowerName.getOrDefault(lower(fileName(form)), List.of()).stream()
+            return byLowerName.getOrDefault(lower(fileName(form)), List.of()).stream()
                     .filter(p -> lower(p).endsWith(suffix)).toList();
-            Optional<String> hit = closest(hits, source);
-            if (hit.isPresent()) {
-                return hit;
-            }
-        }
-        return Optional.empty();
+        });
     }
 
-    private Optional<String> byName(String target, String source) {
+    private Stream<List<String>> nameSteps(String target) {
         if (target.contains("/")) {
-            return Optional.empty();
+            return Stream.empty();
         }
         String name = lower(target);
-        return closest(byLowerName.get(name + ".md"), source)
-                .or(() -> closest(byLowerName.get(name), source))
-                .or(() -> closest(FOLDER_NOTES.stream().flatMap(f -> byLowerName.getOrDefault(lower(f), List.of())
-                        .stream()).filter(p -> lower(fileName(parentOf(p))).equals(name)).toList(), source));
+        Stream<List<String>> folderNotes = Stream.of(name).map(n -> FOLDER_NOTES.stream()
+                .flatMap(f -> byLowerName.getOrDefault(lower(f), List.of()).stream())
+                .filter(p -> lower(fileName(parentOf(p))).equals(n)).toList());
+        return Stream.concat(Stream.of(name + ".md", name).map(byLowerName::get), folderNotes);
     }
 
     /** The path as written, with .md added, and as a folder note. */

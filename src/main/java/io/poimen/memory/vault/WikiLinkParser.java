@@ -98,6 +98,15 @@ public class WikiLinkParser {
         return found;
     }
 
+    /**
+     * The target {@code [[name]]} points at, as {@link LinkResolver} reads it: no heading, block or alias,
+     * {@code shared:} spelled out; empty when the name has none ({@code #Heading}).
+     */
+    public static String target(String name) {
+        WikiLink link = toLink("", name, false);
+        return link == null ? "" : link.target();
+    }
+
     /** Splits {@code target#anchor|alias}; {@code \|} (the table form) separates the alias too. */
     static WikiLink toLink(String sourcePath, String raw, boolean embed) {
         String inner = raw.replace("\\|", "|");

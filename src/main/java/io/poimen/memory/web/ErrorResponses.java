@@ -1,5 +1,6 @@
 package io.poimen.memory.web;
 
+import io.poimen.memory.api.AmbiguousNameException;
 import io.poimen.memory.api.ApiException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.util.LinkedHashMap;
@@ -18,7 +19,7 @@ import org.springframework.stereotype.Component;
 public class ErrorResponses {
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
 
-    public Map<String, String> toBody(Exchange exchange) {
+    public Map<String, Object> toBody(Exchange exchange) {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         int status;
         String code;
@@ -53,11 +54,14 @@ public class ErrorResponses {
         }
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-        Map<String, String> body = new LinkedHashMap<>();
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", code);
         body.put("message", message);
         if (reason != null) {
             body.put("reason", reason);
+        }
+        if (e instanceof AmbiguousNameException ambiguous) {
+            body.put("candidates", ambiguous.candidates());
         }
         return body;
     }

@@ -5,6 +5,7 @@ import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
@@ -38,10 +39,12 @@ public class VaultBrowser {
     private final CallerResolver callers;
     private final AccessChecks checks;
     private final SearchScopes scopes;
+    private final NoteLookup names;
 
     public VaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                        AccessChecks checks, SearchScopes scopes) {
+                        AccessChecks checks, SearchScopes scopes, NoteLookup names) {
         this.scopes = scopes;
+        this.names = names;
         this.graph = graph;
         this.notes = notes;
         this.files = files;
@@ -73,14 +76,15 @@ public class VaultBrowser {
     }
 
     /**
-     * {@code GET /memory/vault/file?path=}: content read from the vault folder, links from the store. A note the
-     * caller may not read answers as a missing one (404, same body); links to such notes show no resolved path.
+     * {@code GET /memory/vault/file?path=}: content read from the vault folder, links from the store. {@code path}
+     * is a path, a wiki-link name or alias, or a {@code memory://} URL ({@link NoteLookup}); the answer's
+     * {@code path} is the note's. A note the caller may not read answers as a missing one (404, same body); links
+     * to such notes show no resolved path.
      */
-    public VaultViews.Note note(Exchange exchange, @Header("path") String path) {
-        VaultFiles.checked(path);
+    public VaultViews.Note note(Exchange exchange, @Header("path") String name) {
         ReadAccess access = access(exchange);
-        access.requireOrNotFound(path);
-        NoteStore.NoteRow row = notes.note(path).orElseThrow(() -> ReadAccess.notFound(path));
+        String path = names.path(name, access);
+        NoteStore.NoteRow row = notes.note(path).orElseThrow(() -> ReadAccess.notFound(name));
         String content = files.read(path);
         List<VaultViews.Link> links = notes.linksFrom(path).stream().map(l -> link(l, access)).toList();
         List<String> backlinks = access.filter(graph.current().backlinks(path));
@@ -134,14 +138,16 @@ public class VaultBrowser {
         return new VaultViews.Reachable(project, List.copyOf(scope(access, graph.current(), project)));
     }
 
-    /** {@code GET /memory/graph/backlinks?path=}: readable notes that link to {@code path} (denied = missing: 404). */
-    public VaultViews.Backlinks backlinks(Exchange exchange, @Header("path") String path) {
-        VaultFiles.checked(path);
+    /**
+     * {@code GET /memory/graph/backlinks?path=}: readable notes that link to the note {@code path} names
+     * ({@link NoteLookup}; denied = missing: 404).
+     */
+    public VaultViews.Backlinks backlinks(Exchange exchange, @Header("path") String name) {
         ReadAccess access = access(exchange);
-        access.requireOrNotFound(path);
+        String path = names.path(name, access);
         LinkGraph g = graph.current();
         if (!g.notes().contains(path)) {
-            throw ReadAccess.notFound(path);
+            throw ReadAccess.notFound(name);
         }
         return new VaultViews.Backlinks(path, access.filter(g.backlinks(path)));
     }
@@ -152,7 +158,7 @@ public class VaultBrowser {
      * exist). The query's scope cache: the walk runs once per graph version and caller's denials, the read decisions
      * (one per folder) on every request.
      */
-    private Set<String> scope(ReadAccess access, LinkGraph g, String project) {
+    Set<String> scope(ReadAccess access, LinkGraph g, String project) {
         VaultPathGuard.projectName(project);
         access.require(VaultPaths.PROJECTS + project + "/");
         if (!g.projects().contains(project)) {
@@ -161,7 +167,7 @@ public class VaultBrowser {
         return scopes.scope(project, access::allows, List.of()).paths();
     }
 
-    private ReadAccess access(Exchange exchange) {
+    ReadAccess access(Exchange exchange) {
         return new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
     }
 

@@ -2,10 +2,13 @@ package io.poimen.memory.web;
 
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
+import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;
+import java.time.Clock;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -54,7 +57,12 @@ public class WebConfig {
 
     @Bean
     VaultBrowser vaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                              AccessChecks checks, SearchScopes scopes) {
-        return new VaultBrowser(graph, notes, files, callers, checks, scopes);
+                              AccessChecks checks, SearchScopes scopes, NoteLookup names) {
+        return new VaultBrowser(graph, notes, files, callers, checks, scopes, names);
+    }
+
+    @Bean
+    VaultActivity vaultActivity(VaultBrowser browser, GraphService graph, NoteCatalog catalog) {
+        return new VaultActivity(browser, graph, catalog, Clock.systemUTC());
     }
 }

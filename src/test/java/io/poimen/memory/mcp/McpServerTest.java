@@ -23,7 +23,7 @@ class McpServerTest extends HubWebTestBase {
             assertThat(tools).extracting(McpSchema.Tool::name)
                     .containsExactlyInAnyOrder("search_memory", "read_note", "list_skills", "write_note",
                             "edit_note", "move_note", "delete_note", "propose_edit", "draft_status", "list_drafts",
-                            "review_draft", "build_context", "recent_changes");
+                            "review_draft", "build_context", "recent_changes", "recent_activity", "list_directory");
             McpSchema.Tool search = tools.stream().filter(t -> t.name().equals("search_memory")).findFirst().orElseThrow();
             assertThat(search.inputSchema().required()).containsExactlyInAnyOrder("project", "query");
             assertThat(search.inputSchema().properties()).containsKeys("project", "query", "top_k");

@@ -93,7 +93,8 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
 
     /**
      * Existence probes (issue: existence oracles): a path under an existing note, a note, attachment or project the
-     * caller may not read, each against its missing twin, at every note, attachment and project surface; the same
+     * caller may not read, each against its missing twin, at every note, attachment and project surface, and names
+     * (wiki-link name, alias, memory:// URL) only a denied note has against a name nothing has; the same
      * answer but for the name,
      * and no probe logs a policy ERROR or moves {@code poimen_policy_rejected}.
      */
@@ -107,12 +108,16 @@ class HostileRequestsOidcTest extends OidcHubTestBase {
                         "shared/skills/SKILL-private-debug/SKILL.md"),
                 List.of("ml-training"), List.of(PLANTED_ATTACHMENT),
                 List.of(PLANTED_TEXT, PLANTED_HEADING, "not_in_", "_default_deny",
-                        "policy_unparseable", "ml-team"));
+                        "policy_unparseable", "ml-team"))
+                .withDeniedNames(List.of("gpu-node", "runbooks/gpu-node", "memory://ml-training/gpu-node",
+                        "planted-secret", PLANTED_ALIAS, "memory://planted-secret", "SKILL-private-debug",
+                        "memory://shared/SKILL-private-debug", "shared:skills/SKILL-private-debug#Heading"));
         try (PolicyTrace trace = PolicyTrace.start(meters)) {
             int sent = probes.run(400);
-            System.out.println("existence probes (oidc): " + sent + " requests; by surface and status: "
-                    + probes.statuses);
+            System.out.println("existence probes (oidc): " + sent + " requests (" + probes.nameRequests
+                    + " by name); by surface and status: " + probes.statuses);
             assertThat(sent).isEqualTo(800);
+            assertThat(probes.nameRequests).isPositive();
             trace.assertNothingLeft();
         }
         assertThat(probes.statuses.keySet()).anyMatch(k -> k.endsWith(" 403")).anyMatch(k -> k.endsWith(" 404"))

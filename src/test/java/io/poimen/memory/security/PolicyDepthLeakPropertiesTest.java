@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.poimen.memory.agents.AgentEvent;
 import io.poimen.memory.agents.AgentEventAccess;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.mcp.NoteNeighbourhood;
@@ -21,6 +22,7 @@ import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.ParsedNote;
 import io.poimen.memory.vault.WikiLink;
 import io.poimen.memory.vault.WikiLinkParser;
+import io.poimen.memory.api.AmbiguousNameException;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.web.VaultBrowser;
 import io.poimen.memory.web.VaultFiles;
@@ -43,6 +45,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -124,6 +127,12 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     static final AtomicLong CHECKS = new AtomicLong();
+    /** Names read in turn: file names several folders share, path tails, a folder note, memory:// URLs. */
+    static final List<String> NAMES = List.of("n", "N", "index", "SKILL-a", "gitops", "deep/n", "x/n", "a/b/n",
+            "README", "top", "s", "SKILL-c", "shared:concepts/gitops", "index#Heading", "memory://n",
+            "memory://projects/p0/index.md", "memory://c/n", "memory://deep/n");
+    static final Map<String, AtomicLong> NAME_OUTCOMES = new java.util.concurrent.ConcurrentHashMap<>();
+    static final AtomicLong NAME_TURNS = new AtomicLong();
     static final AtomicLong STARTS = new AtomicLong();
     static final List<Map<String, Object>> AUDITED = new CopyOnWriteArrayList<>();
     static CamelContext camel;
@@ -245,7 +254,9 @@ class PolicyDepthLeakPropertiesTest {
         FileSystemUtils.deleteRecursively(root.toFile());
         System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks; another caller's "
                 + "events: " + EVENT_OUTCOMES + ", " + SUBSCRIBERS.size() + " long-lived subscribers checked in "
-                + SUBSCRIBER_TRIES + " tries");
+                + SUBSCRIBER_TRIES + " tries; reads by name: " + NAME_OUTCOMES);
+        // a name read found one note, several (409) and none (404), so name reads were not checked vacuously
+        assertThat(NAME_OUTCOMES.keySet()).contains("n0", "n1", "many");
         // each way an event can go was taken, so the agent event view was not checked vacuously
         assertThat(EVENT_OUTCOMES.keySet()).containsExactlyInAnyOrder("shown whole", "hidden by a note it names",
                 "hidden by the scope alone", "hidden with its project");
@@ -271,8 +282,9 @@ class PolicyDepthLeakPropertiesTest {
         RbacEngine engine = new RbacEngine(policyStore, RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
         OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
+        NoteLookup names = new NoteLookup(graph, store);
         VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
-                scopes);
+                scopes, names);
         AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), checks, audited, new VaultPathGuard(vault));
         String trace = TraceIds.generate();
         Supplier<Exchange> exchange = () -> {
@@ -308,6 +320,7 @@ class PolicyDepthLeakPropertiesTest {
             check();
         }
 
+        LinkResolver readableVault = LinkResolver.of(readable, Map.of());
         for (String path : NOTES.keySet()) {
             Set<String> backlinks = NOTES.entrySet().stream().filter(e -> e.getValue().contains(path))
                     .map(Map.Entry::getKey).filter(readable::contains).collect(Collectors.toSet());
@@ -354,6 +367,9 @@ class PolicyDepthLeakPropertiesTest {
                                 NOTES.get(path).stream().filter(readable::contains).toList());
                 assertThat(browser.backlinks(exchange.get(), path).backlinks()).as("backlinks " + path)
                         .containsExactlyInAnyOrderElementsOf(backlinks);
+            } else if (!readableVault.candidates(WikiLinkParser.target(path), p -> true).isEmpty()) {
+                // a root note's path is also a wiki-link name: without it, the name reaches the readable namesakes
+                assertReadsAsWithoutDenied(path, readableVault, n -> browser.note(exchange.get(), n).path());
             } else {
                 for (String missing : List.of(path.replace(".md", "-missing.md"), "nowhere/missing.md")) {
                     assertSameAnswer(() -> browser.note(exchange.get(), path),
@@ -397,7 +413,7 @@ class PolicyDepthLeakPropertiesTest {
         List<String> all = List.copyOf(NOTES.keySet());
 
         // the MCP tool build_context, from one note per try in turn: the readable two-hop neighbourhood
-        NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks, vault);
+        NoteNeighbourhood context = new NoteNeighbourhood(graph, store, e -> s.caller(), checks, vault, names);
         String start = all.get((int) (STARTS.getAndIncrement() % all.size()));
         if (readable.contains(start)) {
             NoteNeighbourhood.Context c = context.build(exchange.get(), start, 200_000, 2);
@@ -405,6 +421,8 @@ class PolicyDepthLeakPropertiesTest {
             c.notes().forEach(n -> got.add(n.path()));
             assertThat(got).as("build_context " + start).containsExactlyInAnyOrderElementsOf(
                     neighbourhood(start, readable, 2));
+        } else if (!readableVault.candidates(WikiLinkParser.target(start), p -> true).isEmpty()) {
+            assertReadsAsWithoutDenied(start, readableVault, n -> context.build(exchange.get(), n, 200_000, 0).path());
         } else {
             String missingStart = start.replace(".md", "-missing.md");
             assertSameAnswer(() -> context.build(exchange.get(), start, 200_000, 2),
@@ -412,6 +430,18 @@ class PolicyDepthLeakPropertiesTest {
         }
         assertSameAnswer(() -> context.build(exchange.get(), start + "/x.md", 200_000, 2),
                 () -> context.build(exchange.get(), "nowhere/x.md", 200_000, 2), start + "/x.md", "nowhere/x.md");
+        check();
+
+        // a read by name (wiki-link name, path tail, memory:// URL) answers what a vault of only the readable notes
+        // answers: the one note, 409 with exactly its readable candidates, or 404 exactly as a name nothing has
+        // each try reads four of the names in turn, every name by read_note's route and by build_context in turn
+        for (int i = 0; i < 4; i++) {
+            long turn = NAME_TURNS.getAndIncrement();
+            String name = NAMES.get((int) (turn % NAMES.size()));
+            assertReadsAsWithoutDenied(name, readableVault, turn / NAMES.size() % 2 == 0
+                    ? n -> browser.note(exchange.get(), n).path()
+                    : n -> context.build(exchange.get(), n, 200_000, 0).path());
+        }
         check();
 
         // only the files written broken (or under a near-miss name) are reported, never a probe's path
@@ -593,6 +623,33 @@ class PolicyDepthLeakPropertiesTest {
         assertThat(a.status()).as("status for denied " + deniedPath).isEqualTo(b.status()).isEqualTo(404);
         assertThat(a.code()).isEqualTo(b.code());
         assertThat(a.getMessage().replace(deniedPath, "P")).isEqualTo(b.getMessage().replace(missingPath, "P"));
+    }
+
+    /**
+     * A read by {@code name} (answering the path it read) answers what a vault of only the readable notes answers:
+     * the one note, 409 with exactly its readable candidates, or, when none, exactly what a name nothing has
+     * answers but for the name it repeats.
+     */
+    private static void assertReadsAsWithoutDenied(String name, LinkResolver readableVault,
+                                                   Function<String, String> read) {
+        String bare = name.startsWith(NoteLookup.SCHEME) ? name.substring(NoteLookup.SCHEME.length()) : name;
+        List<String> expected = readableVault.candidates(WikiLinkParser.target(bare), p -> true);
+        if (expected.size() == 1) {
+            assertThat(read.apply(name)).as("read " + name).isEqualTo(expected.get(0));
+        } else if (expected.size() > 1) {
+            ApiException ambiguous = thrown(() -> read.apply(name));
+            assertThat(ambiguous.status()).as("read " + name).isEqualTo(409);
+            assertThat(((AmbiguousNameException) ambiguous).candidates()).as("candidates of " + name)
+                    .isEqualTo(expected);
+        } else {
+            String nowhere = "nowhere-" + bare;
+            ApiException a = thrown(() -> read.apply(name));
+            ApiException b = thrown(() -> read.apply(nowhere));
+            assertThat(List.of(a.status(), a.code(), a.getMessage())).as("read " + name)
+                    .isEqualTo(List.of(404, b.code(), b.getMessage().replace(nowhere, name)));
+        }
+        NAME_OUTCOMES.computeIfAbsent(expected.size() > 1 ? "many" : "n" + expected.size(), k -> new AtomicLong())
+                .incrementAndGet();
     }
 
     private static ApiException thrown(Runnable r) {

@@ -15,8 +15,9 @@ import java.util.TreeMap;
  * that differ only in a name, one naming something that exists (a path under an existing note, denied or readable;
  * a note, an attachment or a project the caller may not read) and one naming something that does not (a path under a
  * note that does not exist, a missing attachment, a project that does not exist), at the note, attachment,
- * access-check, listing, reachability, query and agent-event surfaces. Both answers must be the same but for the name: status, content type and body (the error
- * code and the message's wording included), and never a 5xx.
+ * access-check, listing, reachability, query and agent-event surfaces, and names of denied notes
+ * ({@link #withDeniedNames}) against a name nothing has. Both answers must be the same but for the name: status,
+ * content type and body (the error code and the message's wording included), and never a 5xx.
  */
 public final class ExistenceProbes {
     /** What a path under a note may continue with. */
@@ -33,7 +34,10 @@ public final class ExistenceProbes {
     private final List<String> deniedProjects;
     private final List<String> deniedAttachments;
     private final List<String> forbidden;
+    private List<String> deniedNames = List.of();
     public final Map<String, Integer> statuses = new TreeMap<>();
+    /** Requests that named a denied note by a name ({@link #withDeniedNames}) or its missing twin. */
+    public int nameRequests;
 
     /**
      * @param tokens         bearer tokens to ask as (an empty string: no Authorization, the no-auth hub)
@@ -63,6 +67,16 @@ public final class ExistenceProbes {
         this.forbidden = forbidden;
     }
 
+    /**
+     * Also probes names of notes every token's caller may not read (a wiki-link name, an alias, a path tail, a
+     * {@code memory://} URL; a {@code #heading} kept at the end) against the same name with {@code -nope} added, at
+     * the note surfaces that take names.
+     */
+    public ExistenceProbes withDeniedNames(List<String> names) {
+        this.deniedNames = names;
+        return this;
+    }
+
     /** Sends {@code pairs} generated probe pairs and checks each; returns the number of requests sent. */
     public int run(int pairs) throws IOException {
         int sent = 0;
@@ -70,9 +84,14 @@ public final class ExistenceProbes {
             String token = tokens.get(random.nextInt(tokens.size()));
             boolean project = !deniedProjects.isEmpty() && random.nextInt(3) == 0;
             boolean attachment = !project && !deniedAttachments.isEmpty() && random.nextInt(3) == 0;
+            boolean name = !project && !attachment && !deniedNames.isEmpty() && random.nextInt(3) == 0;
             String existing;
             String missing;
-            if (attachment) {
+            if (name) {
+                existing = deniedNames.get(random.nextInt(deniedNames.size()));
+                int hash = existing.indexOf('#');
+                missing = hash < 0 ? existing + "-nope" : existing.substring(0, hash) + "-nope" + existing.substring(hash);
+            } else if (attachment) {
                 String file = deniedAttachments.get(random.nextInt(deniedAttachments.size()));
                 String under = UNDER_ATTACHMENT[random.nextInt(UNDER_ATTACHMENT.length)];
                 int dot = file.lastIndexOf('.');
@@ -91,7 +110,7 @@ public final class ExistenceProbes {
                 missing = note.replace(".md", "-nope.md") + under;
             }
             String[] surface = attachment ? new String[] {"GET", "/memory/vault/attachment", "path"}
-                    : project ? projectSurface() : pathSurface();
+                    : project ? projectSurface() : name ? nameSurface() : pathSurface();
             HostileRequests.Answer a = HostileRequests.exchange(port, request(surface, existing, token));
             HostileRequests.Answer b = HostileRequests.exchange(port, request(surface, missing, token));
             String what = surface[0] + " " + surface[1] + " " + existing + " / " + missing + " → " + a.status() + ": "
@@ -103,6 +122,7 @@ public final class ExistenceProbes {
                 assertThat(a.text()).as(what).doesNotContain(f);
             }
             statuses.merge(surface[0] + " " + surface[1] + " " + a.status(), 2, Integer::sum);
+            nameRequests += name ? 2 : 0;
             sent += 2;
         }
         return sent;
@@ -115,6 +135,11 @@ public final class ExistenceProbes {
             case 1 -> new String[] {"GET", "/memory/graph/backlinks", "path"};
             default -> new String[] {"GET", "/memory/access/check", "path"};
         };
+    }
+
+    private String[] nameSurface() {
+        return random.nextBoolean() ? new String[] {"GET", "/memory/vault/file", "path"}
+                : new String[] {"GET", "/memory/graph/backlinks", "path"};
     }
 
     private String[] projectSurface() {

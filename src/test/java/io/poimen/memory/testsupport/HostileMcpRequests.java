@@ -25,17 +25,19 @@ import java.util.TreeMap;
  */
 public final class HostileMcpRequests {
     static final String[] TOOLS = {"search_memory", "read_note", "list_skills", "build_context", "recent_changes",
-            "propose_edit", "draft_status"};
+            "propose_edit", "draft_status", "recent_activity", "list_directory"};
     static final Map<String, List<String>> ARGUMENTS = Map.of(
-            "search_memory", List.of("project", "query", "top_k", "explain"),
+            "search_memory", List.of("project", "query", "top_k", "explain", "filters"),
             "read_note", List.of("path"),
             "list_skills", List.of(),
             "build_context", List.of("path", "budget_tokens", "hops"),
             "recent_changes", List.of("since", "limit"),
             "propose_edit", List.of("path", "content", "message"),
-            "draft_status", List.of("draft_id"));
+            "draft_status", List.of("draft_id"),
+            "recent_activity", List.of("project", "timeframe", "limit"),
+            "list_directory", List.of("path"));
     static final List<String> EVERY_ARGUMENT = List.of("project", "query", "top_k", "explain", "path", "hops",
-            "budget_tokens", "since", "limit", "content", "message", "draft_id");
+            "budget_tokens", "since", "limit", "content", "message", "draft_id", "filters", "timeframe");
     static final HostileRequests.Endpoint MCP = new HostileRequests.Endpoint("POST", "/mcp");
 
     private final Random random;
@@ -223,7 +225,7 @@ public final class HostileMcpRequests {
     }
 
     private String value() {
-        return switch (random.nextInt(20)) {
+        return switch (random.nextInt(21)) {
             case 0 -> "7";
             case 1 -> "1.5";
             case 2 -> "-1";
@@ -241,6 +243,10 @@ public final class HostileMcpRequests {
             case 14 -> "\"%2e%2e%2fetc%2fpasswd\"";
             case 15 -> "\"" + pick("poimen", "ml-training", "rust-guide", "HEAD~1", "2000-01-01T00:00:00Z", "deadbeef")
                     + "\"";
+            case 16 -> pick("{\"tags\":[\"k8s\",7]}", "{\"fields\":{\"priority\":{\"$between\":[1,\"x\"]}}}",
+                    "{\"path_prefix\":\"../\"}", "{\"changed_after\":\"99999d\"}", "{\"fields\":{\"a\":{\"in\":[[]]}}}",
+                    "{\"changed_after\":\"last week\",\"fields\":{\"status\":[\"draft\",null]}}", "\"7d\"",
+                    "\"yesterday\"", "\"-5 days\"");
             default -> readPaths.isEmpty() ? "\"README.md\"" : "\"" + readPaths.get(random.nextInt(readPaths.size())) + "\"";
         };
     }

@@ -33,7 +33,7 @@ public final class HostileRequests {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String[] METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE"};
     static final String[] PARAMS = {"project", "path", "pr", "agent_id", "session_id", "limit", "user", "decision",
-            "resource", "since", "q", "query", "id"};
+            "resource", "since", "q", "query", "id", "timeframe"};
 
     public record Endpoint(String method, String path) {
     }
@@ -296,6 +296,11 @@ public final class HostileRequests {
                     + "\"content\":7,\"message\":false,\"type\":1}").getBytes(StandardCharsets.UTF_8);
             case 8 -> ("{\"project\":\"poimen\",\"query\":\"q\",\"top_k\":\"5\",\"budget_tokens\":-1,"
                     + "\"weights\":{\"semantic\":\"x\"}}").getBytes(StandardCharsets.UTF_8);
+            case 14 -> ("{\"project\":\"poimen\",\"query\":\"q\",\"filters\":" + pick(new String[] {"[]", "7",
+                    "{\"tags\":[{}]}", "{\"fields\":{\"p\":{\"between\":[1e309,2]}}}", "{\"path_prefix\":\"/etc\"}",
+                    "{\"changed_after\":\"99999d\"}", "{\"fields\":{\"" + "f".repeat(500) + "\":1}}",
+                    "{\"tags\":[\"k8s\"],\"fields\":{\"status\":{\"$in\":[\"draft\"]}}}"}) + "}")
+                    .getBytes(StandardCharsets.UTF_8);
             case 9 -> ("{\"query\":\"" + "w ".repeat(40_000) + "\"}").getBytes(StandardCharsets.UTF_8);
             case 10 -> "project=poimen&query=x".getBytes(StandardCharsets.UTF_8);
             case 11 -> valid.replace("}", ",\"project\":\"dup\"}").getBytes(StandardCharsets.UTF_8);

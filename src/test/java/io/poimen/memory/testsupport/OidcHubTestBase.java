@@ -22,8 +22,8 @@ import org.springframework.util.FileSystemUtils;
 /**
  * The hub in oidc mode on a random port, against a real issuer (mock-oauth2-server), serving a copy of the example
  * vault with one planted note only the ml-team may read ({@link #PLANTED_PATH}, text {@link #PLANTED_TEXT} under
- * the heading {@link #PLANTED_HEADING}) and an image beside it ({@link #PLANTED_ATTACHMENT}, the example diagram
- * with {@link #PLANTED_TEXT} after its end). Subclasses share one context and one issuer.
+ * the heading {@link #PLANTED_HEADING}, alias {@link #PLANTED_ALIAS}) and an image beside it
+ * ({@link #PLANTED_ATTACHMENT}, the example diagram with {@link #PLANTED_TEXT} after its end). Subclasses share one context and one issuer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "poimen.security.mode=oidc",
@@ -37,6 +37,8 @@ public abstract class OidcHubTestBase {
     public static final String PLANTED_PATH = "projects/ml-training/runbooks/planted-secret.md";
     public static final String PLANTED_TEXT = "zorblaxplanted7781";
     public static final String PLANTED_HEADING = "Quillfeather Planted Heading";
+    /** The planted note's front-matter alias: a name only the ml-team may read it by. */
+    public static final String PLANTED_ALIAS = "Quillfeather runbook";
     public static final String PLANTED_ATTACHMENT = "projects/ml-training/runbooks/planted-diagram.png";
     protected static final Path VAULT = Path.of("target/it-oidc-hub/vault-" + UUID.randomUUID());
     protected static final MockOAuth2Server OAUTH = new MockOAuth2Server();
@@ -57,12 +59,15 @@ public abstract class OidcHubTestBase {
         }
         if (!Files.exists(VAULT)) {
             FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
-            Files.writeString(VAULT.resolve(PLANTED_PATH), "# Planted secret\n\n## " + PLANTED_HEADING
+            Files.writeString(VAULT.resolve(PLANTED_PATH), "---\naliases: [" + PLANTED_ALIAS + "]\n---\n"
+                    + "# Planted secret\n\n## " + PLANTED_HEADING
                     + "\n\nThe GPU node runbook secret is " + PLANTED_TEXT + " for gpu node drains.\n");
             Files.write(VAULT.resolve(PLANTED_ATTACHMENT), plantedAttachment());
         }
         registry.add("poimen.security.issuer-uri", () -> OAUTH.issuerUrl(ISSUER).toString());
-        registry.add("poimen.vault.path", () -> VAULT.toString());
+        // a subclass that serves a vault of its own registers poimen.test.vault-path (its dynamic properties are
+        // registered before these, so it cannot set poimen.vault.path itself)
+        registry.add("poimen.vault.path", () -> "${poimen.test.vault-path:" + VAULT + "}");
     }
 
     /** The bytes of {@link #PLANTED_ATTACHMENT}: a valid PNG followed by {@link #PLANTED_TEXT}. */

@@ -197,4 +197,36 @@ class LinkResolverTest {
         assertThat(links).extracting(WikiLink::resolvedPath)
                 .containsExactly("projects/poimen/tools/kubectl.md", null, "top.md");
     }
+
+    @Test
+    void candidatesAreTheFirstMatchingRulesNotesWithoutChoosing() {
+        // two notes named ownership: a link picks the closer one, a read by name shows both
+        assertThat(resolver.candidates("ownership", p -> true))
+                .containsExactly("projects/poimen/memories/ownership.md", "projects/rust-guide/memories/ownership.md");
+        assertThat(resolver.candidates("pod-crashes", p -> true))
+                .containsExactly("projects/poimen/debugging/pod-crashes.md");
+        assertThat(resolver.candidates("gof", p -> true)).containsExactly("shared/concepts/design-patterns.md");
+        assertThat(resolver.candidates("SKILL-kubernetes-debugging", p -> true))
+                .containsExactly("shared/skills/SKILL-kubernetes-debugging/SKILL.md");
+        // an exact path is the first rule: the other notes of that name are not candidates
+        assertThat(resolver.candidates("projects/rust-guide/memories/ownership", p -> true))
+                .containsExactly("projects/rust-guide/memories/ownership.md");
+        assertThat(resolver.candidates("shared/skills/SKILL-kubernetes-debugging/_access.yaml", p -> true)).isEmpty();
+        assertThat(resolver.candidates("ghost", p -> true)).isEmpty();
+    }
+
+    @Test
+    void candidatesSkipWhatIsNotEligibleAsIfItDidNotExist() {
+        assertThat(resolver.candidates("ownership", p -> !p.startsWith("projects/rust-guide/")))
+                .containsExactly("projects/poimen/memories/ownership.md");
+        assertThat(resolver.candidates("pod-crashes", p -> !p.startsWith("projects/poimen/"))).isEmpty();
+        // the exact path is not eligible: the next rule decides, exactly as if that note were missing
+        LinkResolver twoRules = LinkResolver.of(List.of("projects/a/x.md", "projects/b/notes/projects/a/x.md"),
+                Map.of());
+        assertThat(twoRules.candidates("projects/a/x", p -> true)).containsExactly("projects/a/x.md");
+        assertThat(twoRules.candidates("projects/a/x", p -> !p.equals("projects/a/x.md")))
+                .containsExactly("projects/b/notes/projects/a/x.md");
+        assertThat(LinkResolver.of(List.of("projects/b/notes/projects/a/x.md"), Map.of())
+                .candidates("projects/a/x", p -> true)).containsExactly("projects/b/notes/projects/a/x.md");
+    }
 }

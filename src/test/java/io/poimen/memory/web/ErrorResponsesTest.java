@@ -22,7 +22,7 @@ class ErrorResponsesTest {
         Exchange exchange = failedWith(new IllegalStateException("ingest failed",
                 new RuntimeException(new DataAccessResourceFailureException("connection refused"))));
 
-        Map<String, String> body = new ErrorResponses().toBody(exchange);
+        Map<String, Object> body = new ErrorResponses().toBody(exchange);
 
         assertThat(body).containsEntry("error", "store_unavailable");
         assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);

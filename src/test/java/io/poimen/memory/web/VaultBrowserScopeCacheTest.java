@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
@@ -109,7 +110,9 @@ class VaultBrowserScopeCacheTest {
         h2.setURL("jdbc:h2:mem:vault_browser_" + System.nanoTime() + ";MODE=PostgreSQL;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration/common", "classpath:db/migration/h2")
                 .load().migrate();
-        return new VaultBrowser(graph, new JdbcNoteStore(h2), new VaultFiles(vault), e -> OPS, checks, scopes);
+        JdbcNoteStore store = new JdbcNoteStore(h2);
+        return new VaultBrowser(graph, store, new VaultFiles(vault), e -> OPS, checks, scopes,
+                new NoteLookup(graph, store));
     }
 
     private List<String> listing(VaultBrowser browser) {

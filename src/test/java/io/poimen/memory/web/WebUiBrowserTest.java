@@ -44,6 +44,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -55,8 +56,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web UI in real headless Chromium (Debian's chromium and chromium-driver; missing, the test fails): pick a project, open a note, follow
  * a wiki-link, search and read a breakdown, submit an edit through the real GRC route (a branch pushed to the bare
  * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live, see a
- * note's embedded diagram and every other attachment form, and open an SVG with a script on its own (nothing runs).
- * Each step saves a screenshot under {@code docs/screenshots/}.
+ * note's embedded diagram and every other attachment form, and open an SVG with a script on its own (nothing runs);
+ * open notes by name (an alias, a memory:// URL, one of an ambiguous name's candidates). Each step saves a
+ * screenshot under {@code docs/screenshots/}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -130,6 +132,26 @@ class WebUiBrowserTest extends HubWebTestBase {
     }
 
     @Test
+    @Order(8)
+    void opensANoteByItsNameOrAliasAndListsTheNotesOfAnAmbiguousName() {
+        // the UI hands the name to the API, which resolves it as a [[link]]; the address becomes the note's path
+        browser.get(base() + "/#/note/Pod crash guide");
+        waitForTitle("Pod crashes and restarts");
+        wait.until(ExpectedConditions.urlContains("#/note/projects/poimen/debugging/pod-crashes.md"));
+        browser.get(base() + "/#/note/memory://poimen/kubectl");
+        waitForTitle("kubectl debugging commands");
+        wait.until(ExpectedConditions.urlContains("#/note/projects/poimen/tools/kubectl.md"));
+        // every project has an index: the preview lists them, each a link to its note
+        browser.get(base() + "/#/note/index");
+        visible("#preview ul.candidates a[data-path='projects/rust-guide/index.md']").click();
+        wait.until(ExpectedConditions.urlContains("#/note/projects/rust-guide/index.md"));
+        // the note's project tree is loaded (and drawn again) after the note: wait for it to mark the note
+        new WebDriverWait(browser, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                .until(ExpectedConditions.attributeToBe(By.cssSelector("#tree a.current"), "data-path",
+                        "projects/rust-guide/index.md"));
+    }
+
+    @Test
     @Order(3)
     void searchesAndShowsEachResultsScoreBreakdown() throws IOException {
         WebElement box = browser.findElement(By.id("search-input"));
@@ -156,6 +178,30 @@ class WebUiBrowserTest extends HubWebTestBase {
         assertThat(breakdown.findElements(By.cssSelector(".stacked .seg"))).hasSameSizeAs(found);
         assertThat(breakdown.findElement(By.cssSelector(".reason")).getText()).isNotBlank();
         screenshot("04-search-breakdown.png");
+    }
+
+    @Test
+    @Order(3)
+    void theFilterRowNarrowsTheSearchToAFolderAndTags() throws IOException {
+        WebElement box = browser.findElement(By.id("search-input"));
+        box.clear();
+        box.sendKeys("pod keeps restarting with CrashLoopBackOff");
+        browser.findElement(By.id("search-button")).click();
+        visible("#search-results li.result");
+        WebElement folder = visible("#filter-folder");
+        folder.clear();
+        folder.sendKeys("projects/poimen/tools/");
+        browser.findElement(By.id("filter-tags")).sendKeys("kubectl");
+        browser.findElement(By.id("filter-apply")).click();
+        wait.until(d -> {
+            List<WebElement> links = d.findElements(By.cssSelector("#search-results li.result .result-link"));
+            return !links.isEmpty() && links.stream().allMatch(a -> a.getText().startsWith("projects/poimen/tools/"));
+        });
+        assertThat(browser.findElements(By.cssSelector("#search-results li.result .result-link")))
+                .extracting(WebElement::getText).containsOnly("projects/poimen/tools/kubectl.md");
+        screenshot("04b-search-filters.png");
+        folder.clear();
+        browser.findElement(By.id("filter-tags")).clear();
     }
 
     @Test

@@ -56,6 +56,7 @@ public class JdbcNoteStore implements NoteStore {
     private final NamedParameterJdbcTemplate named;
     private final TransactionTemplate tx;
     private final JsonStringList json = new JsonStringList();
+    private final JsonFrontMatter frontMatterJson = new JsonFrontMatter();
     /** Recorded in {@code index_changes} with every write, so other replicas know what to reload. */
     private final String writer;
 
@@ -118,6 +119,16 @@ public class JdbcNoteStore implements NoteStore {
     @Override
     public List<NoteRow> notes() {
         return jdbc.query("select " + NOTE_COLUMNS + " from documents order by path", this::noteRow);
+    }
+
+    @Override
+    public Map<String, Map<String, Object>> frontMatters() {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        jdbc.query("select path, front_matter from documents where front_matter is not null order by path",
+                rs -> {
+                    out.put(rs.getString(1), frontMatterJson.read(rs.getString(2)));
+                });
+        return out;
     }
 
     @Override
@@ -231,7 +242,7 @@ public class JdbcNoteStore implements NoteStore {
     private void insertNotes(List<ParsedNote> notes, Map<String, Instant> updatedAt) {
         LocalDateTime indexedAt = utc(Instant.now());
         jdbc.batchUpdate("insert into documents (path, project, title, content_hash, tags, aliases, chunk_count,"
-                        + " updated_at, indexed_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " updated_at, indexed_at, front_matter) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 notes, BATCH_SIZE, (ps, note) -> {
                     FrontMatter frontMatter = note.frontMatter() == null ? FrontMatter.EMPTY : note.frontMatter();
                     ps.setString(1, note.path());
@@ -243,6 +254,7 @@ public class JdbcNoteStore implements NoteStore {
                     ps.setInt(7, note.chunks().size());
                     ps.setObject(8, utc(updatedAt.get(note.path())));
                     ps.setObject(9, indexedAt);
+                    ps.setString(10, frontMatterJson.write(frontMatter.raw()));
                 });
     }
 

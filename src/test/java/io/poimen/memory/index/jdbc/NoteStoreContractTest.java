@@ -55,6 +55,34 @@ abstract class NoteStoreContractTest {
     }
 
     @Test
+    void frontMatterIsStoredAsJsonValuesAndReplacedWithTheNote() {
+        ParsedNote plain = note("projects/poimen/plain.md", "poimen", 1, List.of());
+        ParsedNote dated = note("projects/poimen/dated.md", "poimen", 1, List.of());
+        Map<String, Object> raw = new java.util.LinkedHashMap<>();
+        raw.put("status", AWKWARD);
+        raw.put("priority", 2);
+        raw.put("score", 1.5);
+        raw.put("done", false);
+        raw.put("due", java.util.Date.from(Instant.parse("2026-11-20T00:00:00Z")));
+        raw.put("at", java.util.Date.from(T2));
+        raw.put("owners", List.of("ann", 3));
+        raw.put("meta", Map.of("team", "ops"));
+        raw.put("empty", null);
+        ParsedNote withFields = new ParsedNote(dated.path(), dated.project(), dated.title(), dated.contentHash(),
+                new FrontMatter("T", List.of(), List.of(), raw, null), dated.links(), dated.chunks());
+
+        store.saveAll(List.of(plain, withFields), Map.of(plain.path(), T1, dated.path(), T1));
+
+        Map<String, Object> expected = new java.util.LinkedHashMap<>(raw);
+        expected.put("due", "2026-11-20");
+        expected.put("at", "2025-11-30T23:59:59Z");
+        assertThat(store.frontMatters()).containsOnlyKeys(dated.path());
+        assertThat(store.frontMatters().get(dated.path())).isEqualTo(expected);
+        store.save(dated, T2);
+        assertThat(store.frontMatters()).as("a note saved again without front matter has none").isEmpty();
+    }
+
+    @Test
     void chunksRoundTripExactlyIncludingPunctuationAndUnicode() {
         ParsedNote note = note("shared/concepts/retry.md", null, 4, List.of());
 
