@@ -12,6 +12,8 @@ import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -196,6 +198,51 @@ class LocalReviewOidcTest extends OidcHubTestBase {
                     "path", note, "operation", "append", "content", "x", "base_version", "")));
             assertThat(refused.isError()).isTrue();
             assertThat(McpClients.text(refused)).contains("refused, no draft was made", "403", "editor");
+        }
+    }
+
+    @Test
+    void everyEditNoteOperationAndADeleteMakeADraftWhoseDiffShowsTheChange() throws Exception {
+        String note = "projects/poimen/runbooks/certificate-renewal.md";
+        try (McpSyncClient client = McpClients.connect("http://127.0.0.1:" + port, ann())) {
+            String version = ok(client, "read_note", Map.of("path", note)).path("version").asText();
+            Map<String, Map<String, Object>> operations = new LinkedHashMap<>();
+            operations.put("replace_section", Map.of("section", "Force a renewal", "content", "Renew with cmctl."));
+            operations.put("insert_before_section", Map.of("section", "Check expiry", "content", "Before expiry."));
+            operations.put("insert_after_section", Map.of("section", "Check expiry", "content", "After expiry."));
+            operations.put("append", Map.of("content", "Appended at the end."));
+            operations.put("prepend", Map.of("content", "Prepended after the front matter."));
+            operations.put("find_replace", Map.of("find", "alert fires 14 days", "replace", "alert fires 21 days"));
+            operations.put("set_front_matter", Map.of("field", "owner", "value", "platform-team"));
+            operations.put("remove_front_matter", Map.of("field", "tags"));
+            operations.put("replace", Map.of("content", "# Renewal\n\nReplaced whole.\n"));
+            Map<String, List<String>> expected = Map.of(
+                    "replace_section", List.of("+Renew with cmctl.", "-After fixing the cause"),
+                    "insert_before_section", List.of("+Before expiry."),
+                    "insert_after_section", List.of("+After expiry."),
+                    "append", List.of("+Appended at the end."),
+                    "prepend", List.of("+Prepended after the front matter."),
+                    "find_replace", List.of(
+                            "+output, means renewal failed. Our `CertManagerCertExpirySoon` alert fires 21 days",
+                            "-output, means renewal failed. Our `CertManagerCertExpirySoon` alert fires 14 days"),
+                    "set_front_matter", List.of("+owner: platform-team"),
+                    "remove_front_matter", List.of("-tags: [runbook, tls, cert-manager, letsencrypt]"),
+                    "replace", List.of("+Replaced whole.", "-# Runbook: TLS certificate renewal"));
+            for (var op : operations.entrySet()) {
+                Map<String, Object> args = new HashMap<>(op.getValue());
+                args.putAll(Map.of("path", note, "operation", op.getKey(), "base_version", version,
+                        "message", op.getKey()));
+                JsonNode draft = ok(client, "edit_note", args);
+                assertThat(draft.path("status").asText()).as(op.getKey()).isEqualTo("open");
+                JsonNode status = ok(client, "draft_status", Map.of("draft_id", draft.path("draft_id").asText()));
+                assertThat(status.path("paths").toString()).as(op.getKey()).contains(note);
+                assertThat(status.path("diff").get(0).path("diff").asText()).as(op.getKey())
+                        .contains(expected.get(op.getKey()));
+            }
+            JsonNode deleted = ok(client, "delete_note", Map.of("path", note, "base_version", version));
+            JsonNode status = ok(client, "draft_status", Map.of("draft_id", deleted.path("draft_id").asText()));
+            assertThat(status.path("diff").get(0).path("diff").asText())
+                    .contains("-# Runbook: TLS certificate renewal", "-cmctl renew grafana-tls -n monitoring");
         }
     }
 
