@@ -2,7 +2,7 @@ package io.poimen.memory.mcp;
 
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.graph.NoteLookup;
+import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.CallerResolver;

@@ -21,7 +21,7 @@ import java.util.Map;
  * MCP request ({@link HubCalls}), so authentication, RBAC, audit and the {@code memory_retrieved} agent event all apply unchanged.
  */
 public class MemoryTools extends HubTools {
-    /** How read_note and build_context name their note (graph.NoteLookup). */
+    /** How read_note and build_context name their note (retrieval.NoteLookup). */
     static final String NOTE_NAME = "a vault path (projects/poimen/tools/kubectl.md), a wiki-link name or alias as "
             + "in [[...]] (pod-crashes, Pod crash guide), or memory://<project>/<name>, memory://shared/<name>";
     private final VaultFiles files;

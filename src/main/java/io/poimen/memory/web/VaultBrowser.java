@@ -5,7 +5,7 @@ import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
-import io.poimen.memory.graph.NoteLookup;
+import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.poimen.memory.agents.AgentEvent;
 import io.poimen.memory.agents.AgentEventAccess;
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.graph.NoteLookup;
+import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.mcp.NoteNeighbourhood;

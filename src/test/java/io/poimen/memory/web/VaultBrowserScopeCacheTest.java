@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.graph.NoteLookup;
+import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.retrieval.SearchScopes;

@@ -1,6 +1,8 @@
-package io.poimen.memory.graph;
+package io.poimen.memory.retrieval;
 
 import io.poimen.memory.api.AmbiguousNameException;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.ReadAccess;
 import io.poimen.memory.security.VaultPathGuard;
