@@ -36,3 +36,5 @@ url=$(scripts/pg-cluster.sh start "$pgdir")
 echo "test PostgreSQL: $url"
 echo "test Keycloak: $kcurl (log: $kcdir/server.log)"
 POIMEN_TEST_PG_URL="$url" POIMEN_TEST_KEYCLOAK_URL="$kcurl" mvn -B -ntp verify "$@"
+# the source tree is no test's vault: a hub makes a vault folder that is no git working copy one
+[ ! -e examples/vault/.git ] || { echo "a test served examples/vault itself (examples/vault/.git was made)" >&2; exit 1; }

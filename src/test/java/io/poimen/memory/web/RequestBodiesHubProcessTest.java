@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The security test's request (item 1) against a hub in its own JVM with a 768 MB heap: an unsigned
@@ -37,7 +38,9 @@ class RequestBodiesHubProcessTest {
     static void start() throws Exception {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("poimen.data.dir", DIR.resolve("data").toString());
-        p.put("poimen.vault.path", Path.of("examples/vault").toAbsolutePath().toString());
+        // a copy: the hub makes a vault folder that is no git working copy one, and examples/ is the source tree
+        FileSystemUtils.copyRecursively(Path.of("examples/vault"), DIR.resolve("vault"));
+        p.put("poimen.vault.path", DIR.resolve("vault").toString());
         p.put("poimen.vault.ingest-on-startup", "false");
         p.put("poimen.routes-dir", Path.of("routes").toAbsolutePath().toString());
         p.put("poimen.policies.dir", Path.of("policies").toAbsolutePath().toString());
