@@ -40,6 +40,9 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
             McpSchema.METHOD_TOOLS_CALL, McpSchema.CallToolRequest.class,
             McpSchema.METHOD_TOOLS_LIST, McpSchema.PaginatedRequest.class,
             McpSchema.METHOD_LOGGING_SET_LEVEL, McpSchema.SetLevelRequest.class);
+    /** The methods the transport cannot answer without params (tools/list's cursor is optional). */
+    private static final Set<String> REQUIRED_PARAMS = Set.of(McpSchema.METHOD_INITIALIZE,
+            McpSchema.METHOD_TOOLS_CALL, McpSchema.METHOD_LOGGING_SET_LEVEL);
 
     /** Request attribute: the POST's JSON-RPC message as untyped JSON (a map), once this filter accepted it. */
     static final String MESSAGE = McpEnvelopeFilter.class.getName() + ".message";
@@ -123,6 +126,9 @@ public class McpEnvelopeFilter extends OncePerRequestFilter {
             return "params must be an object";
         }
         Class<?> type = PARAMS.get(method);
+        if (params == null && REQUIRED_PARAMS.contains(method)) {
+            return "params of " + method + " are missing";
+        }
         if (type == null || params == null) {
             return null;
         }

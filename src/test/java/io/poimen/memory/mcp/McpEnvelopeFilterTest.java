@@ -147,6 +147,17 @@ class McpEnvelopeFilterTest {
         }
     }
 
+    /** The fuzz found it: a tools/call without params reached the transport, which answered 500 (a null request). */
+    @Test
+    void aMethodWhoseParamsAreRequiredWithoutParamsIsInvalidParams() throws Exception {
+        for (String method : List.of("tools/call", "initialize", "logging/setLevel")) {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"" + method + "\"}";
+            Answer a = post(body);
+            refused(a, -32602);
+            assertThat(a.json().path("error").path("message").asText()).as(body).contains(method, "missing");
+        }
+    }
+
     @Test
     void methodsOtherThanGetPostAndDeleteAreA405JsonAnswerWithAllow() throws Exception {
         for (String method : List.of("PUT", "PATCH", "OPTIONS", "HEAD", "TRACE", "PROPFIND")) {
