@@ -72,7 +72,9 @@ public class NoteLookup {
             }
         }
         Predicate<String> readable = scope.and(access::allows);
-        if (g.notes().contains(name) && readable.test(name)) {
+        // the name as a path is decided first, note or not: every read leaves its audited decision, a missing
+        // path's as a denied one's
+        if (readable.test(name) && g.notes().contains(name)) {
             return name;
         }
         List<String> candidates = resolver(current).candidates(WikiLinkParser.target(name), readable);
