@@ -44,7 +44,7 @@ public class ChunkEmbedder {
      * Breadcrumb first: the heading path carries the topic that a short chunk body may not repeat. Then the chunk's
      * own text, its links' references left out ({@link LinkText}).
      */
-    static String embeddingText(Chunk c) {
+    public static String embeddingText(Chunk c) {
         return c.breadcrumbText() + "\n" + LinkText.of(c.text()).own();
     }
 }

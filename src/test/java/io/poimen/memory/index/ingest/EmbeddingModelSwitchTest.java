@@ -10,6 +10,7 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import io.poimen.memory.Application;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.VectorIndex;
@@ -162,7 +163,8 @@ class EmbeddingModelSwitchTest {
     }
 
     /**
-     * Each stored chunk's vector is the model's own embedding of its text (after the model's passage prefix):
+     * Each stored chunk's vector is the model's own embedding of its text (after the model's passage prefix; the text
+     * as {@link ChunkEmbedder} embeds it, its links' references left out):
      * searching that finds it at cosine ≈ 1.
      */
     private static void assertAllVectorsOf(ConfigurableApplicationContext hub, String model) {
@@ -173,7 +175,7 @@ class EmbeddingModelSwitchTest {
         List<Chunk> all = hub.getBean(NoteStore.class).allChunks();
         List<String> notOwn = new ArrayList<>();
         for (Chunk c : all) {
-            String text = passagePrefix + c.breadcrumbText() + "\n" + c.text();
+            String text = passagePrefix + ChunkEmbedder.embeddingText(c);
             // k = 5: chunks of the same text have the same vector
             List<Hit> hits = vectors.search(own.embed(text).content().vector(), SearchScope.all(), 5);
             if (hits.stream().noneMatch(h -> h.chunkId().equals(c.id()) && h.score() >= 0.999)) {
@@ -183,7 +185,7 @@ class EmbeddingModelSwitchTest {
         assertThat(notOwn).as("chunks whose vector is not the %s embedding of their text", model).isEmpty();
         // and the other model's vector of a chunk is far from the stored one: the check above can tell them apart
         Chunk first = all.get(0);
-        List<Hit> cross = vectors.search(other.embed(first.breadcrumbText() + "\n" + first.text()).content().vector(),
+        List<Hit> cross = vectors.search(other.embed(ChunkEmbedder.embeddingText(first)).content().vector(),
                 SearchScope.all(), 1);
         assertThat(cross.isEmpty() || cross.get(0).score() < 0.9).isTrue();
     }
@@ -196,7 +198,7 @@ class EmbeddingModelSwitchTest {
         String question = JSON.readTree(QUESTION.formatted("semantic")).path("query").asText();
         Chunk chunk = hub.getBean(NoteStore.class).allChunks().stream()
                 .filter(c -> c.id().equals(top.path("doc_id").asText())).findFirst().orElseThrow();
-        float[] stored = model.embed(choice.passagePrefix() + chunk.breadcrumbText() + "\n" + chunk.text())
+        float[] stored = model.embed(choice.passagePrefix() + ChunkEmbedder.embeddingText(chunk))
                 .content().vector();
         double withPrefix = cosine(model.embed(choice.queryPrefix() + question).content().vector(), stored);
         double without = cosine(model.embed(question).content().vector(), stored);
