@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.AdviceWith;
 import org.apache.camel.component.mock.MockEndpoint;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -27,7 +30,19 @@ import org.springframework.test.context.TestPropertySource;
 @DirtiesContext
 @TestPropertySource(properties = "poimen.forgejo.delivery.retry-period=300")
 class DraftRoutesTest extends LocalReviewTestSupport {
+    /** A data folder of its own: the hub of the other review tests (another context) keeps its Lucene locks. */
+    static final Path OWN_DATA = Path.of("target/it-draft-routes/data-" + UUID.randomUUID()).toAbsolutePath();
+
     @Autowired CamelContext camel;
+
+    @DynamicPropertySource
+    static void ownDataFolder(DynamicPropertyRegistry registry) {
+        registry.add("poimen.test.data-dir", OWN_DATA::toString);
+    }
+
+    protected static Path vault() {
+        return OWN_DATA.resolve("vault");
+    }
 
     @Test
     void anApprovalWhoseMergeWasInTheWayIsMergedAndIngestedByTheWritersTimerOnceTheVaultIsClean() throws Exception {

@@ -45,7 +45,9 @@ public abstract class LocalReviewTestSupport {
 
     @DynamicPropertySource
     static void dataFolder(DynamicPropertyRegistry registry) {
-        registry.add("poimen.data.dir", DATA::toString);
+        // a subclass that needs a hub of its own registers poimen.test.data-dir (its dynamic properties cannot
+        // replace this one's)
+        registry.add("poimen.data.dir", () -> "${poimen.test.data-dir:" + DATA + "}");
     }
 
     protected ResponseEntity<String> post(String path, Object body) throws Exception {
