@@ -232,14 +232,7 @@ public class PgVectorIndex implements VectorIndex {
                 Array without = connection.createArrayOf("text", f.excluded().toArray());
                 Array extra = connection.createArrayOf("text", f.extra().toArray());
                 sql = SEARCH_PROJECT;
-                binder = ps -> {
-                    ps.setObject(1, vector);
-                    ps.setString(2, f.project());
-                    ps.setArray(3, without);
-                    ps.setArray(4, extra);
-                    ps.setObject(5, vector);
-                    ps.setInt(6, k);
-                };
+                binder = bindProject(vector, f.project(), without, extra, k);
             } else {
                 Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
                 sql = paths == null ? SEARCH_ALL : SEARCH_SCOPED;
@@ -273,14 +266,7 @@ public class PgVectorIndex implements VectorIndex {
         for (String sql : List.of(SEARCH_PROJECT, SEARCH_PROJECT_EXACT)) {
             for (int round = 0; round < MAX_UNKNOWN_ROUNDS; round++) {
                 Array without = connection.createArrayOf("text", excluded.toArray());
-                List<Hit> hits = run(connection, sql, ps -> {
-                    ps.setObject(1, vector);
-                    ps.setString(2, f.project());
-                    ps.setArray(3, without);
-                    ps.setArray(4, extra);
-                    ps.setObject(5, vector);
-                    ps.setInt(6, k);
-                }, k);
+                List<Hit> hits = run(connection, sql, bindProject(vector, f.project(), without, extra, k), k);
                 kept = hits.stream().filter(h -> scope.containsChunk(h.chunkId())).toList();
                 if (kept.size() == hits.size()) {
                     break;
@@ -297,6 +283,17 @@ public class PgVectorIndex implements VectorIndex {
 
     private interface Binder {
         void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private static Binder bindProject(PGvector vector, String project, Array without, Array extra, int k) {
+        return ps -> {
+            ps.setObject(1, vector);
+            ps.setString(2, project);
+            ps.setArray(3, without);
+            ps.setArray(4, extra);
+            ps.setObject(5, vector);
+            ps.setInt(6, k);
+        };
     }
 
     @Override
