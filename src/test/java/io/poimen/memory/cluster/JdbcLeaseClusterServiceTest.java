@@ -102,6 +102,31 @@ class JdbcLeaseClusterServiceTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > 0);
     }
 
+    /**
+     * A master: route that starts while this replica holds the lease but its last renewal is too old to count
+     * (here: taken before the context started, as the hub's start-up does, and the context slow to start; on a
+     * running hub: a route reloaded while a renewal is late) starts once the lease is renewed.
+     */
+    @Test
+    void aMasterRouteStartedWhileTheLeaseWasStaleStartsOnceTheLeaseIsRenewed() throws Exception {
+        JdbcLeaseClusterService service = service("a");
+        AtomicInteger fired = new AtomicInteger();
+        a = new DefaultCamelContext();
+        a.addService(service);
+        a.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("master:ns:timer:writer?period=50").process(e -> fired.incrementAndGet());
+            }
+        });
+        JdbcLeaseClusterService.LeaseView view = (JdbcLeaseClusterService.LeaseView) service.getView("ns");
+        assertThat(view.tick()).as("the lease taken before the context starts").isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !view.getLocalMember().isLeader());
+        a.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > 0);
+        assertThat(view.getLocalMember().isLeader()).isTrue();
+    }
+
     @Test
     void aLeaseThatRunsOutIsTakenAndItsOldHolderNoLongerRenewsIt() {
         LeaseTable leases = new LeaseTable(DB);
