@@ -46,6 +46,20 @@ class JdbcLeaseClusterServiceTest {
         return camel;
     }
 
+    /** A context (not started) with {@code service} and a master: timer of its namespace counting into {@code fired}. */
+    private static DefaultCamelContext notStartedWithMasterTimer(JdbcLeaseClusterService service, AtomicInteger fired)
+            throws Exception {
+        DefaultCamelContext camel = new DefaultCamelContext();
+        camel.addService(service);
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("master:ns:timer:writer?period=50").process(e -> fired.incrementAndGet());
+            }
+        });
+        return camel;
+    }
+
     private static JdbcLeaseClusterService service(String id) {
         return new JdbcLeaseClusterService(new LeaseTable(DB), new ClusterProperties("jdbc", "ns", id, LEASE, RENEW,
                 Duration.ofMillis(250), Duration.ofMillis(250)));
@@ -77,14 +91,7 @@ class JdbcLeaseClusterServiceTest {
         JdbcLeaseClusterService service = service("a");
         AtomicInteger fired = new AtomicInteger();
         List<Boolean> leadingWhileStarting = new CopyOnWriteArrayList<>();
-        a = new DefaultCamelContext();
-        a.addService(service);
-        a.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("master:ns:timer:writer?period=50").process(e -> fired.incrementAndGet());
-            }
-        });
+        a = notStartedWithMasterTimer(service, fired);
         a.addStartupListener(new StartupListener() {
             @Override
             public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
@@ -111,14 +118,7 @@ class JdbcLeaseClusterServiceTest {
     void aMasterRouteStartedWhileTheLeaseWasStaleStartsOnceTheLeaseIsRenewed() throws Exception {
         JdbcLeaseClusterService service = service("a");
         AtomicInteger fired = new AtomicInteger();
-        a = new DefaultCamelContext();
-        a.addService(service);
-        a.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("master:ns:timer:writer?period=50").process(e -> fired.incrementAndGet());
-            }
-        });
+        a = notStartedWithMasterTimer(service, fired);
         JdbcLeaseClusterService.LeaseView view = (JdbcLeaseClusterService.LeaseView) service.getView("ns");
         assertThat(view.tick()).as("the lease taken before the context starts").isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> !view.getLocalMember().isLeader());
