@@ -27,7 +27,7 @@ public final class IngestRun {
     int chunksIndexed;
     int notesRemoved;
     int links;
-    /** Time spent in each step of indexBatch (parse, embed, write, write-wait, vectors, lexical, notes, tfidf), for the log. */
+    /** Time spent in each ingest stage (parse, embed, write, write-wait, vectors, lexical, notes, tfidf), for the log. */
     final java.util.Map<String, Long> stepNanos = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
