@@ -15,6 +15,8 @@ import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.cluster.IndexBootstrap;
 import io.poimen.memory.index.ingest.IngestPipeline;
+import io.poimen.memory.index.ingest.IngestRoutes;
+import io.poimen.memory.index.ingest.IngestWrites;
 import io.poimen.memory.cluster.VectorModelCheck;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.index.jdbc.PgVectorIndex;
@@ -142,6 +144,16 @@ public class StoreConfig {
                                   TfIdfIndex tfidf, GraphService graph, RetrievalMetrics metrics) {
         return new IngestPipeline(props.vault(), scanner, parser, embedder, notes, vectors, lexical, tfidf, graph,
                 metrics);
+    }
+
+    @Bean
+    IngestWrites ingestWrites(VectorIndex vectors, LexicalIndex lexical, NoteStore notes, TfIdfIndex tfidf) {
+        return new IngestWrites(vectors, lexical, notes, tfidf);
+    }
+
+    @Bean
+    IngestRoutes ingestRoutes(IngestPipeline pipeline, IngestWrites writes) {
+        return new IngestRoutes(pipeline, writes);
     }
 
     @Bean

@@ -34,11 +34,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import org.apache.camel.Body;
+import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Header;
@@ -47,7 +44,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The steps of the ingest route ({@code routes/ingest.camel.yaml}): plan what changed, index changed notes in
- * batches, drop deleted notes, re-resolve links and rebuild the graph, report.
+ * batches (the stages of the code-owned {@link IngestRoutes}), drop deleted notes, re-resolve links and rebuild
+ * the graph, report.
  *
  * <p>Incremental by content hash: a note whose bytes did not change is neither parsed nor embedded again.
  * A note is written to the vector and lexical indexes before its row (with the new hash) is saved, so a run
@@ -56,6 +54,8 @@ import org.slf4j.LoggerFactory;
 public class IngestPipeline {
     public static final String RUN = "ingestRun";
     public static final String PROGRESS = "poimenIngestProgress";
+    /** Header of a batch in {@code ingest-write}: when its writes started (System.nanoTime). */
+    static final String WRITE_STARTED = "poimenIngestWriteStarted";
     private static final Logger log = LoggerFactory.getLogger(IngestPipeline.class);
 
     private final PoimenProperties.Vault settings;
@@ -70,10 +70,6 @@ public class IngestPipeline {
     private final RetrievalMetrics metrics;
     /** Left by the last run that reached relink; a run from a git diff starts from it. */
     private volatile IngestCatalog catalog;
-    /** Runs a batch's writes while the next batch is parsed and embedded; one batch at a time, in order. */
-    private final Executor batchWriter = daemonThread("ingest-batch-writer");
-    /** Takes one of a batch's two independent writes, so that both run side by side. */
-    private final Executor writer = daemonThread("ingest-writer");
 
     public IngestPipeline(PoimenProperties.Vault settings, VaultScanner scanner, NoteParser parser,
                           ChunkEmbedder embedder, NoteStore notes, VectorIndex vectors, LexicalIndex lexical,
@@ -230,35 +226,12 @@ public class IngestPipeline {
     }
 
     /**
-     * Step 2 (per batch): parse and embed here, then hand the writes to every index to the batch writer and
-     * return, so that they overlap the next batch's embedding. Before handing them over, the previous batch's
-     * writes are awaited (one batch in flight, writes in batch order); the last batch of the split awaits its
-     * own, so the route goes on only when every index holds every batch. A failed write fails the run at the
-     * next batch or at the last one. A rejected file keeps its old version.
+     * Stage "parse" of a batch ({@link IngestRoutes}): a rejected file keeps its old version and is reported. Fails
+     * at once with an earlier batch's write failure, so no batch is embedded after a store failed.
      */
-    public void indexBatch(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run,
-                           @ExchangeProperty(Exchange.SPLIT_COMPLETE) Boolean last) {
-        try {
-            long t0 = System.nanoTime();
-            List<ParsedNote> parsed = parse(paths, run);
-            List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
-            run.noteTimes(); // before the writes start: the batch writer only reads it
-            long t1 = System.nanoTime();
-            List<float[]> embedded = embedder.embed(chunks);
-            long t2 = System.nanoTime();
-            run.stepNanos.merge("parse", t1 - t0, Long::sum);
-            run.stepNanos.merge("embed", t2 - t1, Long::sum);
-            awaitWrites(run);
-            run.pendingWrites = CompletableFuture.runAsync(() -> write(run, parsed, chunks, embedded, paths.size()),
-                    batchWriter);
-        } finally {
-            if (!Boolean.FALSE.equals(last)) {
-                awaitWrites(run);
-            }
-        }
-    }
-
-    private List<ParsedNote> parse(List<String> paths, IngestRun run) {
+    public IngestBatch parse(@Body List<String> paths, @ExchangeProperty(RUN) IngestRun run) {
+        run.throwIfWriteFailed();
+        long t0 = System.nanoTime();
         List<ParsedNote> parsed = new ArrayList<>();
         for (String path : paths) {
             try {
@@ -273,73 +246,63 @@ public class IngestPipeline {
                         ? "; previous version kept" : "")));
             }
         }
-        return parsed;
-    }
-
-    /** Waits for the writes handed over last (the time is the "write-wait" step) and rethrows their failure. */
-    private void awaitWrites(IngestRun run) {
-        CompletableFuture<Void> pending = run.pendingWrites;
-        if (pending == null) {
-            return;
-        }
-        run.pendingWrites = null;
-        long t0 = System.nanoTime();
-        try {
-            join(pending);
-        } finally {
-            run.stepNanos.merge("write-wait", System.nanoTime() - t0, Long::sum);
-        }
-    }
-
-    /** A batch's writes: both indexes, then the rows (with the new hashes) once both indexes hold the notes. */
-    private void write(IngestRun run, List<ParsedNote> parsed, List<Chunk> chunks, List<float[]> embedded,
-                       int files) {
-        long t0 = System.nanoTime();
-        List<String> replaced = parsed.stream().map(ParsedNote::path).filter(run.storedBefore::contains).toList();
-        both(run, "vectors", () -> {
-            vectors.deleteByPaths(replaced);
-            vectors.upsert(chunks, embedded);
-        }, "lexical", () -> {
-            lexical.deleteByPaths(replaced);
-            lexical.upsert(chunks);
-        });
         Map<String, Instant> changedAt = new HashMap<>();
         for (ParsedNote note : parsed) {
             Instant t = run.noteTimes().get(note.path());
             changedAt.put(note.path(), t != null ? t : NoteTimes.modified(run.root.resolve(note.path())));
         }
-        both(run, "notes", () -> notes.saveAll(parsed, changedAt), "tfidf", () -> parsed.forEach(note ->
-                tfidf.replacePath(note.path(), note.chunks(), changedAt.get(note.path()))));
-        run.stepNanos.merge("write", System.nanoTime() - t0, Long::sum);
-        run.batchDone(parsed.size(), chunks.size(), files);
+        List<Chunk> chunks = parsed.stream().flatMap(n -> n.chunks().stream()).toList();
+        run.stepNanos.merge("parse", System.nanoTime() - t0, Long::sum);
+        return new IngestBatch(run, List.copyOf(paths), parsed, chunks, changedAt, null);
     }
 
-    /** Runs {@code first} on the writer thread and {@code second} here; both finish before this returns. */
-    private void both(IngestRun run, String firstStep, Runnable first, String secondStep, Runnable second) {
-        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> timed(run, firstStep, first), writer);
-        try {
-            timed(run, secondStep, second);
-        } finally {
-            join(other);
-        }
-    }
-
-    /** Waits for {@code work}; its own RuntimeException is rethrown as it was, not wrapped. */
-    private static void join(CompletableFuture<Void> work) {
-        try {
-            work.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw e;
-        }
-    }
-
-    private static void timed(IngestRun run, String step, Runnable work) {
+    /** Stage "embed": every chunk of the batch, in one call of the embedding model. */
+    public IngestBatch embed(@Body IngestBatch batch) {
         long t0 = System.nanoTime();
-        work.run();
-        run.stepNanos.merge(step, System.nanoTime() - t0, Long::sum);
+        List<float[]> vectors = embedder.embed(batch.chunks());
+        batch.run().stepNanos.merge("embed", System.nanoTime() - t0, Long::sum);
+        return batch.embedded(vectors);
+    }
+
+    /**
+     * Before a batch goes to {@code seda:ingest-write}: waits for the previous batch's writes (one batch in flight,
+     * written in batch order, while the next one is parsed and embedded) and fails with their failure.
+     */
+    public void handOver(@Body IngestBatch batch) {
+        awaitWrites(batch.run(), 0);
+        batch.run().writeHandedOver();
+    }
+
+    /** After the last batch, and after a failed one: the route goes on only when no write is left running. */
+    public void awaitWrites(@ExchangeProperty(RUN) IngestRun run) {
+        awaitWrites(run, 0);
+    }
+
+    private static void awaitWrites(IngestRun run, int inFlight) {
+        long t0 = System.nanoTime();
+        try {
+            run.awaitWrites(inFlight);
+        } finally {
+            run.stepNanos.merge("write-wait", System.nanoTime() - t0, Long::sum);
+        }
+    }
+
+    /** The end of {@code ingest-write} for a batch that every store holds now. */
+    public void written(@Body IngestBatch batch, @Header(WRITE_STARTED) long started) {
+        IngestRun run = batch.run();
+        run.stepNanos.merge("write", System.nanoTime() - started, Long::sum);
+        run.batchDone(batch.parsed().size(), batch.chunks().size(), batch.files().size());
+        run.writeEnded(null);
+    }
+
+    /** The end of {@code ingest-write} for a batch a store failed: the run fails with the store's own exception. */
+    public void writeFailed(@Body IngestBatch batch, @ExchangeProperty(Exchange.EXCEPTION_CAUGHT) Throwable caught) {
+        Throwable cause = caught;
+        while (cause instanceof CamelExchangeException && cause.getCause() != null) {
+            cause = cause.getCause(); // the multicast's wrapper around the failed store's exception
+        }
+        batch.run().writeEnded(cause instanceof RuntimeException r ? r
+                : new IllegalStateException("ingest write failed: " + cause.getMessage(), cause));
     }
 
     /** Step 3: a note gone from the vault disappears from every index. */
@@ -429,13 +392,5 @@ public class IngestPipeline {
                 String.format("%.2f", seconds), report.problems().size(), unresolved.size(), report.stepMillis());
         metrics.ingested(report.changed(), report.chunks(), report.seconds(), report.chunksPerSecond());
         return report;
-    }
-
-    private static Executor daemonThread(String name) {
-        return Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
     }
 }

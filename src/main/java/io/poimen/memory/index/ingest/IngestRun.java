@@ -18,14 +18,16 @@ public final class IngestRun {
     final IngestCatalog base;
     final long startedNanos = System.nanoTime();
     final List<IngestProblem> problems = Collections.synchronizedList(new ArrayList<>());
-    /** The writes of the batch handed to the batch writer last, not yet awaited (only the split's thread touches it). */
-    java.util.concurrent.CompletableFuture<Void> pendingWrites;
+    /** Batches handed to the {@code ingest-write} route and not written yet (0 or 1: one batch in flight). */
+    private int writesPending;
+    /** The first failed batch write; every later batch and the end of the run fail with it. */
+    private RuntimeException writeFailure;
     int filesDone;
     int notesIndexed;
     int chunksIndexed;
     int notesRemoved;
     int links;
-    /** Time spent in each step of indexBatch (parse, embed, write, write-wait, vectors, lexical, notes, tfidf), for the log. */
+    /** Time spent in each ingest stage (parse, embed, write, write-wait, vectors, lexical, notes, tfidf), for the log. */
     final java.util.Map<String, Long> stepNanos = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
 
     IngestRun(Path root, List<String> allFiles, List<String> changed, List<String> removed,
@@ -70,6 +72,38 @@ public final class IngestRun {
         chunksIndexed += chunks;
         filesDone += files;
         progress.update(filesDone, changed.size(), chunksIndexed);
+    }
+
+    synchronized void writeHandedOver() {
+        writesPending++;
+    }
+
+    /** The {@code ingest-write} route is done with a batch: written, or failed with {@code failure}. */
+    synchronized void writeEnded(RuntimeException failure) {
+        writesPending--;
+        if (failure != null && writeFailure == null) {
+            writeFailure = failure;
+        }
+        notifyAll();
+    }
+
+    /** Waits until at most {@code inFlight} batches are still being written, then rethrows a write's failure. */
+    synchronized void awaitWrites(int inFlight) {
+        try {
+            while (writesPending > inFlight) {
+                wait();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the ingest's store writes", e);
+        }
+        throwIfWriteFailed();
+    }
+
+    synchronized void throwIfWriteFailed() {
+        if (writeFailure != null) {
+            throw writeFailure;
+        }
     }
 
     java.util.Map<String, Long> stepMillis() {

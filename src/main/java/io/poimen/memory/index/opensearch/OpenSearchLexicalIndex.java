@@ -188,6 +188,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         });
     }
 
+    // the client, not camel-opensearch's Bulk operation: same 500-chunk bulk (wait_for), 2 x 15 alternating rounds,
+    // p50 1,848 / 2,506 ms here against 2,695 / 2,660 ms there, and it would open a second connection pool (2026-12-05)
     @Override
     public void upsert(List<Chunk> chunks) {
         for (int from = 0; from < chunks.size(); from += BULK_BATCH) {

@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * A batch's store writes overlap the next batch's embedding (IngestPipeline.indexBatch), on the production stores:
+ * A batch's store writes overlap the next batch's embedding (IngestRoutes: seda:ingest-write), on the production stores:
  * three notes a batch, so the example vault goes through many batches with one write in flight at a time.
  */
 @CamelSpringBootTest
