@@ -6,7 +6,7 @@ import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.security.AccessChecks;
 import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import javax.sql.DataSource;

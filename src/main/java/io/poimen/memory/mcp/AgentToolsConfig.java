@@ -5,7 +5,7 @@ import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

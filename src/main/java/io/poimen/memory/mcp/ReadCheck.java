@@ -1,7 +1,7 @@
 package io.poimen.memory.mcp;
 
 import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.ReadAccess;
 
 /** A read decision that leaves a denied note out instead of failing the call (as listings do). */

@@ -1,10 +1,10 @@
 package io.poimen.memory.mcp;
 
 import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.PathMentions;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.PathMentions;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.api.ApiException;
 import java.io.IOException;

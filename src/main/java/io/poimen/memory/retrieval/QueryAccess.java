@@ -1,15 +1,15 @@
 package io.poimen.memory.retrieval;
 
 import io.poimen.memory.graph.GraphService;
-import io.poimen.memory.security.AccessDecision;
-import io.poimen.memory.security.Action;
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
 import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import io.poimen.memory.security.OidcAccessChecks;
 import io.poimen.memory.security.ReadableScope;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.policy.VaultResource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

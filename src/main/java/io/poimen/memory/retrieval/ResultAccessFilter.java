@@ -1,7 +1,7 @@
 package io.poimen.memory.retrieval;
 
-import io.poimen.memory.security.AccessDecision;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -13,7 +13,7 @@ import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.security.AuditedAccess;
 import io.poimen.memory.retrieval.select.HitCounts;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,5 +1,8 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.api.ApiException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,7 +11,7 @@ import java.util.Map;
 
 /**
  * Read decisions for one request over many paths. Notes of one folder share their policies (those on the folder's
- * path, {@link io.poimen.memory.security.PolicyStore}), so each folder is decided once (and audited once) however
+ * path, {@link io.poimen.memory.security.policy.PolicyStore}), so each folder is decided once (and audited once) however
  * many of its notes a listing holds.
  */
 public final class ReadAccess {

@@ -7,7 +7,7 @@ import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.time.Clock;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.grc.edit.NoteOperation;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.LocalOperatorAccess;
 import io.poimen.memory.testsupport.TestH2;
 import io.poimen.memory.vault.NoteVersion;

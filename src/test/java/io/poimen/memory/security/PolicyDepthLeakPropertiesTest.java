@@ -1,5 +1,15 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.audit.AuditLog;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.auth.TraceIds;
+import io.poimen.memory.security.policy.AccessLevel;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.PathMentions;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RoleModel;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

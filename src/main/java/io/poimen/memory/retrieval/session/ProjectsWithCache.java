@@ -2,8 +2,8 @@ package io.poimen.memory.retrieval.session;
 
 import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Body;
