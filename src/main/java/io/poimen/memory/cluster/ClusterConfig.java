@@ -90,7 +90,7 @@ public class ClusterConfig {
     @Bean
     ClusterStatus clusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests,
                                 TfIdfIndex tfidf, GraphService graph, CallerResolver callers,
-                                io.poimen.memory.security.AccessChecks checks) {
+                                io.poimen.memory.security.Access checks) {
         return new ClusterStatus(leadership, follower, requests, tfidf, graph, callers, checks);
     }
 }

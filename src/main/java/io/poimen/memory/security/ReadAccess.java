@@ -20,7 +20,7 @@ public final class ReadAccess {
     private final String traceId;
     private final Map<VaultResource, Boolean> decided = new HashMap<>();
 
-    public ReadAccess(AccessChecks checks, Caller caller, String traceId) {
+    ReadAccess(AccessChecks checks, Caller caller, String traceId) {
         this.checks = checks;
         this.caller = caller;
         this.traceId = traceId;

@@ -20,7 +20,7 @@ public final class ReadableScope implements Predicate<String> {
     private final Caller caller;
     private final Map<VaultResource, AccessDecision> decisions = new LinkedHashMap<>();
 
-    public ReadableScope(RbacEngine engine, Caller caller) {
+    ReadableScope(RbacEngine engine, Caller caller) {
         this.engine = engine;
         this.caller = caller;
     }

@@ -128,6 +128,12 @@ public class SecurityConfig {
         return new OidcAccessChecks(access, paths);
     }
 
+    /** The door every surface asks ({@link Access}): the mode's checks and the audited engine behind it. */
+    @Bean
+    Access access(AccessChecks checks, AuditedAccess audited) {
+        return new Access(checks, audited);
+    }
+
     @Bean
     AccessEndpoints accessEndpoints(CallerResolver callers, AccessChecks checks, AuditedAccess access,
                                     VaultPathGuard paths) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.poimen.memory.security.Access;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.ops.Availability;
@@ -68,7 +69,7 @@ class AgentStreamAccessTest {
         GraphService graph = new GraphService();
         graph.replace(LinkGraph.of(List.of(KUBECTL, GITOPS, OBSERVABILITY, GPU, PRIVATE_SKILL),
                 List.of(new WikiLink(KUBECTL, GITOPS, GITOPS, null, null, null, false, LinkType.MEMORY, GITOPS))));
-        return new AgentEventAccess(new OidcAccessChecks(audited, new VaultPathGuard(VAULT)), audited,
+        return new AgentEventAccess(new Access(new OidcAccessChecks(audited, new VaultPathGuard(VAULT)), audited),
                 new SearchScopes(graph), () -> graph.current().notes());
     }
 

@@ -248,7 +248,7 @@ class PolicyDepthLeakPropertiesTest {
         Path policies = root.resolve("policies");
         RbacEngine longLived = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
         AuditedAccess streamAudit = new AuditedAccess(longLived, new AuditLog(producer));
-        streams = new AgentEventAccess(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit,
+        streams = new AgentEventAccess(new Access(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit),
                 scopes, () -> graph.current().notes());
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
@@ -291,11 +291,12 @@ class PolicyDepthLeakPropertiesTest {
         PolicyStore policyStore = new PolicyStore(vault, policies);
         RbacEngine engine = new RbacEngine(policyStore, RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
-        OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
+        OidcAccessChecks modeChecks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
+        Access checks = new Access(modeChecks, audited);
         NoteLookup names = new NoteLookup(graph, store);
         VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
                 scopes, names);
-        AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), checks, audited, new VaultPathGuard(vault));
+        AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), modeChecks, audited, new VaultPathGuard(vault));
         String trace = TraceIds.generate();
         Supplier<Exchange> exchange = () -> {
             Exchange e = new DefaultExchange(camel);
@@ -316,8 +317,8 @@ class PolicyDepthLeakPropertiesTest {
                         () -> browser.listing(exchange.get(), MISSING_PROJECT), project);
                 assertSameDenial(() -> browser.reachable(exchange.get(), project),
                         () -> browser.reachable(exchange.get(), MISSING_PROJECT), project);
-                assertSameDenial(() -> checkProject(s, audited, project, exchange.get()),
-                        () -> checkProject(s, audited, MISSING_PROJECT, exchange.get()), project);
+                assertSameDenial(() -> checkProject(s, checks, project, exchange.get()),
+                        () -> checkProject(s, checks, MISSING_PROJECT, exchange.get()), project);
                 check();
                 continue;
             }
@@ -326,7 +327,7 @@ class PolicyDepthLeakPropertiesTest {
                     .as("listing " + project).containsExactlyInAnyOrderElementsOf(scope);
             assertThat(browser.reachable(exchange.get(), project).notes()).as("reachable " + project)
                     .containsExactlyInAnyOrderElementsOf(scope);
-            queryScope(s, audited, project, scope, readable, exchange.get());
+            queryScope(s, checks, project, scope, readable, exchange.get());
             check();
         }
 
@@ -417,7 +418,7 @@ class PolicyDepthLeakPropertiesTest {
         check();
 
         // agent logs: the events as one request shows them (the stream's subscriber was checked above)
-        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, audited, scopes, () -> graph.current().notes())
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, scopes, () -> graph.current().notes())
                 .viewer(s.caller(), trace);
         agentEvents(s, viewer, readable, "log");
         List<String> all = List.copyOf(NOTES.keySet());
@@ -542,7 +543,7 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     /** The query's access steps: scope built from readable notes only, then the post-fusion filter. */
-    private static void queryScope(Scenario s, AuditedAccess audited, String project, Set<String> scope,
+    private static void queryScope(Scenario s, Access audited, String project, Set<String> scope,
                                    Set<String> readable, Exchange exchange) {
         QueryAccess access = new QueryAccess(e -> s.caller(), audited, graph);
         QueryContext ctx = new QueryContext(new QueryRequest(project, "q", null, null, null, null, null, null, null),
@@ -563,7 +564,7 @@ class PolicyDepthLeakPropertiesTest {
     static final String MISSING_PROJECT = "p9";
 
     /** The query's project check alone (403 before any search). */
-    private static void checkProject(Scenario s, AuditedAccess audited, String project, Exchange exchange) {
+    private static void checkProject(Scenario s, Access audited, String project, Exchange exchange) {
         new QueryAccess(e -> s.caller(), audited, graph).checkProject(new QueryContext(new QueryRequest(project, "q",
                 null, null, null, null, null, null, null), RetrievalSettings.defaults()), exchange);
     }

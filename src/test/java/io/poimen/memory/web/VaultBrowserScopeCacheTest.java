@@ -2,6 +2,7 @@ package io.poimen.memory.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.security.Access;
 import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.NoteLookup;
@@ -104,8 +105,8 @@ class VaultBrowserScopeCacheTest {
         });
         camel.start();
         RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
-        OidcAccessChecks checks = new OidcAccessChecks(
-                new AuditedAccess(engine, new AuditLog(camel.createProducerTemplate())), new VaultPathGuard(vault));
+        AuditedAccess audited = new AuditedAccess(engine, new AuditLog(camel.createProducerTemplate()));
+        Access checks = new Access(new OidcAccessChecks(audited, new VaultPathGuard(vault)), audited);
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:vault_browser_" + System.nanoTime() + ";MODE=PostgreSQL;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration/common", "classpath:db/migration/h2")

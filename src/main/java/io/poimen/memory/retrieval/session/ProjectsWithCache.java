@@ -1,7 +1,7 @@
 package io.poimen.memory.retrieval.session;
 
 import io.poimen.memory.api.VaultViews;
-import io.poimen.memory.security.AccessChecks;
+import io.poimen.memory.security.Access;
 import io.poimen.memory.security.auth.CallerResolver;
 import io.poimen.memory.security.auth.ExchangeSecurity;
 import java.util.List;
@@ -28,9 +28,9 @@ public class ProjectsWithCache {
 
     private final ProjectCacheStats stats;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
 
-    public ProjectsWithCache(ProjectCacheStats stats, CallerResolver callers, AccessChecks checks) {
+    public ProjectsWithCache(ProjectCacheStats stats, CallerResolver callers, Access checks) {
         this.stats = stats;
         this.callers = callers;
         this.checks = checks;

@@ -110,7 +110,7 @@ public class SessionConfig {
 
     @Bean
     ProjectsWithCache projectsWithCache(ProjectCacheStats stats, CallerResolver callers,
-                                        io.poimen.memory.security.AccessChecks checks) {
+                                        io.poimen.memory.security.Access checks) {
         return new ProjectsWithCache(stats, callers, checks);
     }
 }
