@@ -61,6 +61,21 @@ class RbacEngineTest {
         assertThat(read(ALICE, VaultResource.of("shared/concepts/gitops.md")).reason()).isEqualTo("access_level_public");
     }
 
+    /** docs/security.md and the design notes: {@code group} admits {@code allowed_groups}; the owners are not implied. */
+    @Test
+    void aGroupPolicyAdmitsItsAllowedGroupsOnlyNotItsOwnerGroup() throws IOException {
+        Files.writeString(vault.resolve("projects/poimen/_access.yaml"), """
+                project: poimen
+                owner_group: ml-team
+                access_level: group
+                allowed_groups: [platform-team]
+                """);
+        assertThat(read(BOB, VaultResource.project("poimen")))
+                .extracting(AccessDecision::allowed, AccessDecision::reason)
+                .containsExactly(false, "not_in_allowed_groups");
+        assertThat(read(CHARLIE, VaultResource.project("poimen")).allowed()).isTrue();
+    }
+
     @Test
     void requiredPermissionComesFromTheTokenOrTheRoles() {
         // SKILL-kubernetes-debugging requires skill:read; viewer grants it through role_permissions
