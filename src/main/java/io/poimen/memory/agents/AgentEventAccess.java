@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  *       taken out (a score list starting below the best hit, a hidden path, a chunk reached through a denied
  *       note).</li>
  * </ul>
- * Read decisions are the access door's read scope ({@link Access#scope}), per folder, made under the policies in force: once per
+ * Read decisions come from the access door's read scope ({@link Access#scope}), per folder, made under the
+ * policies in force: once per
  * request for the log ({@link #viewer}), again for every event on a stream ({@link #subscriber}), so a policy edit
  * applies to the next event. A viewer writes a decision to the audit log when it first makes it and whenever it
  * comes out differently from the last one it wrote.

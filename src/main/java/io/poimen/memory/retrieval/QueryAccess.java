@@ -16,8 +16,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 
 /**
- * The access steps of the query route, through the door ({@link Access}): the project check before any search (403 without a reason: the same answer
- * for a project the caller may not read and, with authentication, one that does not exist), which also
+ * The access steps of the query route, asked of the door ({@link Access}): the project check before any search
+ * (403 without a reason: the same answer for a project the caller may not read and, with authentication, one that does not exist), which also
  * gives the query its read predicate ({@link QueryContext#readable}): the planner builds the search scope from
  * readable notes only, so a note the caller may not read never enters a branch's candidate list and cannot move a
  * normalised score or a count. After fusion, candidates are checked once more (a second line, fail closed) and

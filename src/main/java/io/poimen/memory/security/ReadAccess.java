@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * Read decisions for one request over many paths. Notes of one folder share their policies (those on the folder's
- * path, {@link io.poimen.memory.security.policy.PolicyStore}), so each folder is decided once (and audited once) however
- * many of its notes a listing holds.
+ * path, {@link io.poimen.memory.security.policy.PolicyStore}), so each folder is decided once (and audited once)
+ * however many of its notes a listing holds. Made by the door ({@link Access#reads}).
  */
 public final class ReadAccess {
     private final AccessChecks checks;
