@@ -85,13 +85,14 @@ public class AgentEventAccess {
         private final Caller caller;
         private final String traceId;
         private final boolean perEvent;
-        private final Decisions request = new Decisions();
+        private final Decisions request;
         private final Map<VaultResource, AccessDecision> audited = new ConcurrentHashMap<>();
 
         private Viewer(Caller caller, String traceId, boolean perEvent) {
             this.caller = caller;
             this.traceId = traceId;
             this.perEvent = perEvent;
+            this.request = new Decisions(); // after the caller: its read scope is the caller's
         }
 
         public Caller caller() {
