@@ -139,7 +139,8 @@ class ArchitectureTest {
      * Every surface outside {@code security} asks the door ({@code security.Access}) and uses only what it returns
      * and what names a request: the per-request reads and the search scope it hands out, the caller and how a bean
      * finds it, the decision types, path safety. Allowed besides, for what is no access decision: the policy files'
-     * health and reload ({@code PolicyStore}, {@code RolePolicy}), the trace-id filter's constants and the retention of
+     * health and reload and GRC's self-approval setting ({@code PolicyStore}, {@code PolicyDefaults},
+     * {@code RolePolicy}), the trace-id filter's constants and the retention of
      * audit rows ({@code AuditQuery}, {@code ArrayColumnRowMapperFactory}). The engine, the audited access, the modes'
      * checks and the audit log are reached through the door only.
      */
@@ -147,7 +148,8 @@ class ArchitectureTest {
     void surfacesOutsideSecurityGoThroughTheDoor() {
         List<String> allowed = List.of("Access", "ReadAccess", "ReadableScope",
                 "policy.Caller", "policy.Action", "policy.AccessDecision", "policy.VaultResource",
-                "policy.VaultPathGuard", "policy.PathMentions", "policy.PolicyStore", "policy.RolePolicy",
+                "policy.VaultPathGuard", "policy.PathMentions", "policy.PolicyStore", "policy.PolicyDefaults",
+                "policy.RolePolicy",
                 "auth.CallerResolver", "auth.ExchangeSecurity", "auth.CallerFilter", "auth.TraceIds",
                 "auth.TraceIdFilter", "audit.AuditQuery", "audit.ArrayColumnRowMapperFactory");
         noClasses().that().resideOutsideOfPackage(SECURITY + "..")
