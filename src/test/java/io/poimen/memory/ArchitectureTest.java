@@ -8,6 +8,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -102,6 +103,60 @@ class ArchitectureTest {
     void onlyCliUsesTheRootPackage() {
         noClasses().that().resideOutsideOfPackages(ROOT, ROOT + ".cli..")
                 .should().dependOnClassesThat().resideInAPackage(ROOT)
+                .check(HUB);
+    }
+
+    private static final String SECURITY = ROOT + ".security";
+
+    /** Policies and decisions are pure: no web filter, token, audit or door class behind them. */
+    @Test
+    void securityPolicyDependsOnNoOtherPartOfSecurity() {
+        classes().that().resideInAPackage(SECURITY + ".policy..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(SECURITY + ".."))
+                        .or(resideInAPackage(SECURITY + ".policy..")))
+                .check(HUB);
+    }
+
+    /** The audit log records decisions (policy types) and knows nothing of how callers are authenticated. */
+    @Test
+    void securityAuditDependsOnPoliciesOnly() {
+        classes().that().resideInAPackage(SECURITY + ".audit..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(SECURITY + ".."))
+                        .or(resideInAnyPackage(SECURITY + ".audit..", SECURITY + ".policy..")))
+                .check(HUB);
+    }
+
+    /** Authentication finds out who calls; it decides and audits nothing. */
+    @Test
+    void securityAuthDependsOnPoliciesOnly() {
+        classes().that().resideInAPackage(SECURITY + ".auth..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage(SECURITY + ".."))
+                        .or(resideInAnyPackage(SECURITY + ".auth..", SECURITY + ".policy..")))
+                .check(HUB);
+    }
+
+    /**
+     * Every surface outside {@code security} asks the door ({@code security.Access}) and uses only what it returns
+     * and what names a request: the per-request reads and the search scope it hands out, the caller and how a bean
+     * finds it, the decision types, path safety. Allowed besides, for what is no access decision: the policy files'
+     * health and reload and GRC's self-approval setting ({@code PolicyStore}, {@code PolicyDefaults},
+     * {@code RolePolicy}), the trace-id filter's constants and the retention of
+     * audit rows ({@code AuditQuery}, {@code ArrayColumnRowMapperFactory}). The engine, the audited access, the modes'
+     * checks and the audit log are reached through the door only.
+     */
+    @Test
+    void surfacesOutsideSecurityGoThroughTheDoor() {
+        List<String> allowed = List.of("Access", "ReadAccess", "ReadableScope",
+                "policy.Caller", "policy.Action", "policy.AccessDecision", "policy.VaultResource",
+                "policy.VaultPathGuard", "policy.PathMentions", "policy.PolicyStore", "policy.PolicyDefaults",
+                "policy.RolePolicy",
+                "auth.CallerResolver", "auth.ExchangeSecurity", "auth.CallerFilter", "auth.TraceIds",
+                "auth.TraceIdFilter", "audit.AuditQuery", "audit.ArrayColumnRowMapperFactory");
+        noClasses().that().resideOutsideOfPackage(SECURITY + "..")
+                .should().dependOnClassesThat(resideInAPackage(SECURITY + "..").and(
+                        DescribedPredicate.describe("not the door or a type it returns",
+                                (JavaClass c) -> !allowed.contains(c.getName().substring(SECURITY.length() + 1)
+                                        .replaceAll("\\$.*", "")))))
                 .check(HUB);
     }
 

@@ -2,15 +2,14 @@ package io.poimen.memory.agents;
 
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.AccessDecision;
-import io.poimen.memory.security.Action;
-import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.OidcAccessChecks;
-import io.poimen.memory.security.PathMentions;
-import io.poimen.memory.security.VaultPathGuard;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.ReadableScope;
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.PathMentions;
+import io.poimen.memory.security.policy.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.vault.VaultPaths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,22 +33,21 @@ import java.util.function.Supplier;
  *       taken out (a score list starting below the best hit, a hidden path, a chunk reached through a denied
  *       note).</li>
  * </ul>
- * Read decisions are the {@link AuditedAccess} engine's, per folder, made under the policies in force: once per
+ * Read decisions come from the access door's read scope ({@link Access#scope}), per folder, made under the
+ * policies in force: once per
  * request for the log ({@link #viewer}), again for every event on a stream ({@link #subscriber}), so a policy edit
  * applies to the next event. A viewer writes a decision to the audit log when it first makes it and whenever it
  * comes out differently from the last one it wrote.
  */
 public class AgentEventAccess {
     private static final Object DROP = new Object();
-    private final AccessChecks checks;
-    private final AuditedAccess access;
+    private final Access access;
     private final SearchScopes scopes;
     private final Supplier<Set<String>> vaultPaths;
 
     /** @param vaultPaths the vault's note paths now, to find them in free text ({@link PathMentions}) */
-    public AgentEventAccess(AccessChecks checks, AuditedAccess access, SearchScopes scopes,
+    public AgentEventAccess(Access access, SearchScopes scopes,
                             Supplier<Set<String>> vaultPaths) {
-        this.checks = checks;
         this.access = access;
         this.scopes = scopes;
         this.vaultPaths = vaultPaths;
@@ -67,9 +65,9 @@ public class AgentEventAccess {
             throw ApiException.badRequest("payload.project must be a project folder name, got " + project);
         }
         String folder = VaultPaths.PROJECTS + project + "/";
-        checks.requireRead(caller, folder, traceId);
+        access.requireRead(caller, folder, traceId);
         if (vaultPaths.get().stream().noneMatch(p -> p.startsWith(folder))) {
-            throw OidcAccessChecks.denied(Action.READ, VaultResource.project(project));
+            throw Access.denied(Action.READ, VaultResource.project(project));
         }
     }
 
@@ -87,13 +85,14 @@ public class AgentEventAccess {
         private final Caller caller;
         private final String traceId;
         private final boolean perEvent;
-        private final Decisions request = new Decisions();
+        private final Decisions request;
         private final Map<VaultResource, AccessDecision> audited = new ConcurrentHashMap<>();
 
         private Viewer(Caller caller, String traceId, boolean perEvent) {
             this.caller = caller;
             this.traceId = traceId;
             this.perEvent = perEvent;
+            this.request = new Decisions(); // after the caller: its read scope is the caller's
         }
 
         public Caller caller() {
@@ -167,19 +166,19 @@ public class AgentEventAccess {
         /** Audits the decisions this viewer has not written yet, or that came out otherwise than last written. */
         private void audit(Decisions d) {
             List<AccessDecision> changed = new ArrayList<>();
-            d.made.forEach((resource, decision) -> {
-                if (!decision.equals(audited.put(resource, decision))) {
+            d.scope.all().forEach(decision -> {
+                if (!decision.equals(audited.put(decision.resource(), decision))) {
                     changed.add(decision);
                 }
             });
             if (!changed.isEmpty()) {
-                access.record(caller, changed, traceId);
+                access.audit(caller, changed, traceId);
             }
         }
 
         /** Read decisions made at one time: for one request, or for one event on a stream. */
         private final class Decisions {
-            private final Map<VaultResource, AccessDecision> made = new ConcurrentHashMap<>();
+            private final ReadableScope scope = access.scope(caller);
 
             boolean allowsProject(String project) {
                 try {
@@ -203,7 +202,7 @@ public class AgentEventAccess {
             }
 
             private boolean decide(VaultResource resource) {
-                return made.computeIfAbsent(resource, r -> access.engine().check(caller, r, Action.READ)).allowed();
+                return scope.decision(resource).allowed();
             }
 
             /** Whether every vault path in {@code value} (values, keys, mentions in text) is readable. */

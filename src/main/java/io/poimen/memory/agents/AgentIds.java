@@ -1,6 +1,6 @@
 package io.poimen.memory.agents;
 
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

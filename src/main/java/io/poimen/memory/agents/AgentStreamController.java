@@ -1,8 +1,8 @@
 package io.poimen.memory.agents;
 
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.config.SecuritySettings;
 import jakarta.servlet.http.HttpServletRequest;

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import javax.sql.DataSource;
@@ -54,9 +53,9 @@ public class AgentsConfig {
     }
 
     @Bean
-    AgentEventAccess agentEventAccess(AccessChecks checks, AuditedAccess access, SearchScopes scopes,
+    AgentEventAccess agentEventAccess(Access access, SearchScopes scopes,
                                       GraphService graph) {
-        return new AgentEventAccess(checks, access, scopes, () -> graph.current().notes());
+        return new AgentEventAccess(access, scopes, () -> graph.current().notes());
     }
 
     @Bean

@@ -1,6 +1,5 @@
 package io.poimen.memory.api;
 
-import io.poimen.memory.api.ApiException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;

@@ -5,7 +5,7 @@ import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.apache.camel.cluster.CamelClusterService;
@@ -90,7 +90,7 @@ public class ClusterConfig {
     @Bean
     ClusterStatus clusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests,
                                 TfIdfIndex tfidf, GraphService graph, CallerResolver callers,
-                                io.poimen.memory.security.AccessChecks checks) {
+                                io.poimen.memory.security.Access checks) {
         return new ClusterStatus(leadership, follower, requests, tfidf, graph, callers, checks);
     }
 }

@@ -2,9 +2,9 @@ package io.poimen.memory.cluster;
 
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Exchange;
@@ -17,10 +17,10 @@ public class ClusterStatus {
     private final TfIdfIndex tfidf;
     private final GraphService graph;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
 
     public ClusterStatus(Leadership leadership, IndexFollower follower, ClusterRequests requests, TfIdfIndex tfidf,
-                         GraphService graph, CallerResolver callers, AccessChecks checks) {
+                         GraphService graph, CallerResolver callers, Access checks) {
         this.checks = checks;
         this.leadership = leadership;
         this.follower = follower;

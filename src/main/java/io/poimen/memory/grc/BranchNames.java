@@ -1,6 +1,6 @@
 package io.poimen.memory.grc;
 
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import java.text.Normalizer;
 import java.time.Instant;
 import java.time.ZoneOffset;

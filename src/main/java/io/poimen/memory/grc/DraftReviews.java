@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.cluster.Leadership;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.PathMentions;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.PathMentions;
 import io.poimen.memory.security.ReadAccess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,7 @@ public class DraftReviews {
 
     private final DraftStore drafts;
     private final CallerResolver callers;
-    private final AccessChecks access;
+    private final Access access;
     private final Leadership leadership;
     private final Predicate<Caller> maySelfApprove;
     private final Path vault;
@@ -59,7 +59,7 @@ public class DraftReviews {
     private final Clock clock;
     private final Supplier<Set<String>> vaultPaths;
 
-    public DraftReviews(DraftStore drafts, CallerResolver callers, AccessChecks access, Leadership leadership,
+    public DraftReviews(DraftStore drafts, CallerResolver callers, Access access, Leadership leadership,
                         Predicate<Caller> maySelfApprove, Path vault, ObjectMapper json, Clock clock,
                         Supplier<Set<String>> vaultPaths) {
         this.drafts = drafts;
@@ -179,7 +179,7 @@ public class DraftReviews {
         Viewer(Caller caller, String traceId) {
             this.caller = caller;
             this.traceId = traceId;
-            this.read = new ReadAccess(access, caller, traceId);
+            this.read = access.reads(caller, traceId);
         }
 
         boolean owns(Draft d) {

@@ -6,12 +6,11 @@ import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.grc.edit.EditPlan;
 import io.poimen.memory.grc.edit.EditPlanner;
 import io.poimen.memory.grc.edit.NoteOperation;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Action;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.OidcAccessChecks;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.ReadAccess;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.vault.PolicyFileNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,14 +53,14 @@ public class DraftSubmission {
     private final VaultGit vault;
     private final ReviewHosts hosts;
     private final LocalReview local;
-    private final AccessChecks access;
+    private final Access access;
     private final GitProperties git;
     private final ForgejoProperties forgejo;
     private final Clock clock;
     private final EditPlanner planner = new EditPlanner();
 
     public DraftSubmission(DraftStore drafts, VaultGit vault, ReviewHosts hosts, LocalReview local,
-                           AccessChecks access, GitProperties git, ForgejoProperties forgejo, Clock clock) {
+                           Access access, GitProperties git, ForgejoProperties forgejo, Clock clock) {
         this.drafts = drafts;
         this.vault = vault;
         this.hosts = hosts;
@@ -82,7 +81,7 @@ public class DraftSubmission {
         for (String path : named) {
             access.requireWrite(caller, path, traceId);
         }
-        ReadAccess read = new ReadAccess(access, caller, traceId);
+        ReadAccess read = access.reads(caller, traceId);
         for (String path : named) {
             refuseCaseClash(path, read);
         }
@@ -171,7 +170,7 @@ public class DraftSubmission {
     }
 
     /** Whether {@code caller} may write {@code path}: false where a write would be refused (403) or is no note (400). */
-    static boolean mayWrite(AccessChecks access, Caller caller, String path, String traceId) {
+    static boolean mayWrite(Access access, Caller caller, String path, String traceId) {
         try {
             access.requireWrite(caller, path, traceId);
             return true;
@@ -217,7 +216,7 @@ public class DraftSubmission {
                 if (Files.exists(dir)) {
                     String file = relative(root, dir);
                     if (!read.allowsIfNotePath(file)) {
-                        throw OidcAccessChecks.denied(Action.WRITE, VaultResource.of(documentPath));
+                        throw Access.denied(Action.WRITE, VaultResource.of(documentPath));
                     }
                     throw new ApiException(409, "path_under_file", "path " + documentPath
                             + " lies under the file " + file);

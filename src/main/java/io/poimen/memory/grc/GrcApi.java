@@ -2,10 +2,10 @@ package io.poimen.memory.grc;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import io.poimen.memory.security.ReadAccess;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,11 +21,11 @@ public class GrcApi {
     private final DraftSubmission submission;
     private final ForgejoClient forgejo;
     private final CallerResolver callers;
-    private final AccessChecks access;
+    private final Access access;
     private final ObjectMapper json;
 
     public GrcApi(DraftStore drafts, DraftSubmission submission, ForgejoClient forgejo, CallerResolver callers,
-                  AccessChecks access, ObjectMapper json) {
+                  Access access, ObjectMapper json) {
         this.drafts = drafts;
         this.submission = submission;
         this.forgejo = forgejo;
@@ -133,7 +133,7 @@ public class GrcApi {
         }
         ApiException unknown = ApiException.notFound("pull request #" + number + " not found");
         Draft draft = drafts.findByPullRequest(number).orElseThrow(() -> unknown);
-        ReadAccess read = new ReadAccess(access, caller, traceId(exchange));
+        ReadAccess read = access.reads(caller, traceId(exchange));
         if (!draft.edit().changes().touched().stream().allMatch(read::allowsIfNotePath)) {
             throw unknown;
         }

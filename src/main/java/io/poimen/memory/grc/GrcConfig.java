@@ -8,9 +8,9 @@ import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.config.WebhookProperties;
 import io.poimen.memory.cluster.Leadership;
 import io.poimen.memory.ops.RetrievalMetrics;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.PolicyStore;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.policy.PolicyStore;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -67,19 +67,19 @@ public class GrcConfig {
 
     @Bean
     DraftSubmission draftSubmission(DraftStore drafts, VaultGit vault, ReviewHosts hosts, LocalReview local,
-                                    AccessChecks access, GitProperties git, ForgejoProperties forgejo, Clock clock) {
+                                    Access access, GitProperties git, ForgejoProperties forgejo, Clock clock) {
         return new DraftSubmission(drafts, vault, hosts, local, access, git, forgejo, clock);
     }
 
     @Bean
     GrcApi grcApi(DraftStore drafts, DraftSubmission submission, ForgejoClient forgejo, CallerResolver callers,
-                  AccessChecks access, ObjectMapper json) {
+                  Access access, ObjectMapper json) {
         return new GrcApi(drafts, submission, forgejo, callers, access, json);
     }
 
     /** Self-approval: the local operator of the no-auth mode always; others as policies/default.yaml says. */
     @Bean
-    DraftReviews draftReviews(DraftStore drafts, CallerResolver callers, AccessChecks access, Leadership leadership,
+    DraftReviews draftReviews(DraftStore drafts, CallerResolver callers, Access access, Leadership leadership,
                               PolicyStore policies, VaultGit vault, ObjectMapper json, Clock clock,
                               io.poimen.memory.graph.GraphService graph) {
         return new DraftReviews(drafts, callers, access, leadership, caller -> caller.anonymous()
@@ -103,7 +103,7 @@ public class GrcConfig {
     }
 
     @Bean
-    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock,
+    VaultSync vaultSync(VaultGit vault, GitProperties git, CallerResolver callers, Access access, Clock clock,
                         io.poimen.memory.graph.GraphService graph) {
         return new VaultSync(vault, git, callers, access, clock, () -> graph.current().notes());
     }

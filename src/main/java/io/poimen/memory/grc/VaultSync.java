@@ -3,11 +3,11 @@ package io.poimen.memory.grc;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.index.ingest.IngestReport;
 import io.poimen.memory.index.ingest.VaultChanges;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.PathMentions;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.PathMentions;
 import io.poimen.memory.security.ReadAccess;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ public class VaultSync {
     private final VaultGit vault;
     private final GitProperties git;
     private final CallerResolver callers;
-    private final AccessChecks access;
+    private final Access access;
     private final Clock clock;
     private final Supplier<Set<String>> vaultPaths;
     private final AtomicLong requests = new AtomicLong();
@@ -54,7 +54,7 @@ public class VaultSync {
     private List<FileChange> filesChanged = List.of();
     private int notesReindexed;
 
-    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, AccessChecks access, Clock clock,
+    public VaultSync(VaultGit vault, GitProperties git, CallerResolver callers, Access access, Clock clock,
                      Supplier<Set<String>> vaultPaths) {
         this.vaultPaths = vaultPaths;
         this.vault = vault;
@@ -186,7 +186,7 @@ public class VaultSync {
     public SyncStatus report(Exchange exchange) {
         Caller caller = callers.caller(exchange);
         String traceId = ExchangeSecurity.traceId(exchange);
-        ReadAccess read = new ReadAccess(access, caller, traceId);
+        ReadAccess read = access.reads(caller, traceId);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         SyncStatus s = status();
         List<FileChange> visible = s.filesChanged().stream()

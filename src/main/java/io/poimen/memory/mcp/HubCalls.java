@@ -1,9 +1,9 @@
 package io.poimen.memory.mcp;
 
 import io.modelcontextprotocol.common.McpTransportContext;
-import io.poimen.memory.security.CallerFilter;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.TraceIds;
+import io.poimen.memory.security.auth.CallerFilter;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.auth.TraceIds;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashMap;
 import java.util.Map;
@@ -68,9 +68,9 @@ public class HubCalls {
             ex.getMessage().setHeaders(new HashMap<>(headers));
             ex.getMessage().setBody(body);
             // the audit rows of the call carry the MCP request's own X-Trace-Id when it runs on that request
-            String trace = org.slf4j.MDC.get(io.poimen.memory.security.TraceIdFilter.MDC_KEY);
+            String trace = org.slf4j.MDC.get(io.poimen.memory.security.auth.TraceIdFilter.MDC_KEY);
             if (trace != null) {
-                ex.setProperty(io.poimen.memory.security.ExchangeSecurity.TRACE_PROPERTY, trace);
+                ex.setProperty(io.poimen.memory.security.auth.ExchangeSecurity.TRACE_PROPERTY, trace);
             }
         });
         if (done.getException() != null) {

@@ -4,10 +4,10 @@ import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.security.ReadAccess;
@@ -52,11 +52,11 @@ public class NoteNeighbourhood {
     private final GraphService graph;
     private final NoteStore notes;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
     private final Path vault;
     private final NoteLookup names;
 
-    public NoteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers, AccessChecks checks,
+    public NoteNeighbourhood(GraphService graph, NoteStore notes, CallerResolver callers, Access checks,
                              Path vault, NoteLookup names) {
         this.names = names;
         this.graph = graph;
@@ -80,7 +80,7 @@ public class NoteNeighbourhood {
         Caller caller = callers.caller(exchange);
         String trace = ExchangeSecurity.traceId(exchange);
         // a note the caller may not read answers exactly as a missing one (no existence oracle)
-        ReadAccess access = new ReadAccess(checks, caller, trace);
+        ReadAccess access = checks.reads(caller, trace);
         String path = names.path(name, access);
         if (notes.note(path).isEmpty()) {
             throw ReadAccess.notFound(name);

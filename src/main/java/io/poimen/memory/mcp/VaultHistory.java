@@ -1,10 +1,10 @@
 package io.poimen.memory.mcp;
 
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.PathMentions;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.PathMentions;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.api.ApiException;
 import java.io.IOException;
@@ -46,10 +46,10 @@ public class VaultHistory {
 
     private final Path vault;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
     private final java.util.function.Supplier<java.util.Set<String>> vaultPaths;
 
-    public VaultHistory(Path vault, CallerResolver callers, AccessChecks checks,
+    public VaultHistory(Path vault, CallerResolver callers, Access checks,
                         java.util.function.Supplier<java.util.Set<String>> vaultPaths) {
         this.vaultPaths = vaultPaths;
         this.vault = vault;
@@ -110,11 +110,11 @@ public class VaultHistory {
                 for (DiffEntry e : diff.scan(parentTree, c.getTree())) {
                     String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
                     if (!VaultPaths.isNote(path) || latest.containsKey(path) || latest.size() >= max
-                            || !allowed.computeIfAbsent(path, p -> ReadCheck.allows(checks, caller, p, trace))) {
+                            || !allowed.computeIfAbsent(path, p -> checks.allows(caller, p, trace))) {
                         continue;
                     }
                     String old = e.getChangeType() == DiffEntry.ChangeType.RENAME
-                            && allowed.computeIfAbsent(e.getOldPath(), p -> ReadCheck.allows(checks, caller, p, trace))
+                            && allowed.computeIfAbsent(e.getOldPath(), p -> checks.allows(caller, p, trace))
                             ? e.getOldPath() : null;
                     // the message may name other notes of the commit: those the caller may not read are hidden
                     String message = PathMentions.withoutDenied(c.getShortMessage(), vaultPaths.get(),

@@ -1,8 +1,8 @@
 package io.poimen.memory.retention;
 
 import io.poimen.memory.config.RetentionProperties;
-import io.poimen.memory.security.ArrayColumnRowMapperFactory;
-import io.poimen.memory.security.AuditQuery;
+import io.poimen.memory.security.audit.ArrayColumnRowMapperFactory;
+import io.poimen.memory.security.audit.AuditQuery;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;

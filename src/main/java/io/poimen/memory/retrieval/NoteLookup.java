@@ -5,7 +5,7 @@ import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.security.ReadAccess;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.LinkResolver;
 import io.poimen.memory.vault.VaultPaths;
 import io.poimen.memory.vault.WikiLinkParser;

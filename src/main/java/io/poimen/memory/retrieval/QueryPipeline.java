@@ -23,7 +23,7 @@ import io.poimen.memory.retrieval.select.TokenBudgetSelector;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.api.ApiException;
 import io.poimen.memory.api.StrictJson;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;

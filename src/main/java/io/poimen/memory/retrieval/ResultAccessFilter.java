@@ -1,17 +1,15 @@
 package io.poimen.memory.retrieval;
 
-import io.poimen.memory.security.AccessDecision;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.ReadableScope;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.retrieval.fusion.FusedCandidate;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Removes fused candidates the caller may not read. A chunk id is {@code <vault path>#<ordinal>}; its resource is
  * the project, skill or shared folder of the path. A candidate whose resource has no allowing decision is removed
  * (fail closed).
+ * The decisions come from the read scope the access door gave the query ({@code Access#scope}).
  */
 public final class ResultAccessFilter {
     private ResultAccessFilter() {
@@ -22,18 +20,9 @@ public final class ResultAccessFilter {
         return hash < 0 ? chunkId : chunkId.substring(0, hash);
     }
 
-    /** The distinct resources of the candidates, in first-seen order. */
-    public static Set<VaultResource> resources(List<FusedCandidate> candidates) {
-        Set<VaultResource> out = new LinkedHashSet<>();
-        candidates.forEach(c -> out.add(VaultResource.of(pathOf(c.chunkId()))));
-        return out;
-    }
-
-    public static List<FusedCandidate> readable(List<FusedCandidate> candidates,
-                                                Map<VaultResource, AccessDecision> decisions) {
-        return candidates.stream().filter(c -> {
-            AccessDecision d = decisions.get(VaultResource.of(pathOf(c.chunkId())));
-            return d != null && d.allowed();
-        }).toList();
+    /** The candidates whose folder the door's read scope allows, each folder decided once (and kept for the audit). */
+    public static List<FusedCandidate> readable(List<FusedCandidate> candidates, ReadableScope scope) {
+        return candidates.stream().filter(c -> scope.decision(VaultResource.of(pathOf(c.chunkId()))).allowed())
+                .toList();
     }
 }

@@ -11,9 +11,9 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.ops.Availability;
-import io.poimen.memory.security.AuditedAccess;
+import io.poimen.memory.security.Access;
 import io.poimen.memory.retrieval.select.HitCounts;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Configuration;
 public class RetrievalConfig {
 
     @Bean
-    QueryAccess queryAccess(CallerResolver callers, AuditedAccess access, GraphService graph) {
+    QueryAccess queryAccess(CallerResolver callers, Access access, GraphService graph) {
         return new QueryAccess(callers, access, graph);
     }
 

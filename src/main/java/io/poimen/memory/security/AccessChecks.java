@@ -1,5 +1,7 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.Caller;
+
 /**
  * Access decisions for entry points other than the query pipeline (vault browsing, GRC, graph, agents, admin).
  * Each call is audited. A denied check throws {@link io.poimen.memory.api.ApiException} with status 403.

@@ -1,5 +1,12 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultResource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

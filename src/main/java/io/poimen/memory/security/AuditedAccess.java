@@ -1,5 +1,11 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.audit.AuditLog;
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.VaultResource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

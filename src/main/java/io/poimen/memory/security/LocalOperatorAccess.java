@@ -1,5 +1,8 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import org.apache.camel.Exchange;
 
 /**

@@ -1,5 +1,8 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.auth.CallerFilter;
+import io.poimen.memory.security.auth.TraceIds;
+import io.poimen.memory.security.policy.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.core.env.Environment;
 import org.springframework.security.authorization.AuthorizationDecision;

@@ -1,5 +1,10 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.api.ApiException;
 
 /**

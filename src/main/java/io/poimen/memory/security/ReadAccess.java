@@ -1,5 +1,8 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.VaultResource;
 import io.poimen.memory.api.ApiException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,8 +11,8 @@ import java.util.Map;
 
 /**
  * Read decisions for one request over many paths. Notes of one folder share their policies (those on the folder's
- * path, {@link io.poimen.memory.security.PolicyStore}), so each folder is decided once (and audited once) however
- * many of its notes a listing holds.
+ * path, {@link io.poimen.memory.security.policy.PolicyStore}), so each folder is decided once (and audited once)
+ * however many of its notes a listing holds. Made by the door ({@link Access#reads}).
  */
 public final class ReadAccess {
     private final AccessChecks checks;
@@ -17,7 +20,7 @@ public final class ReadAccess {
     private final String traceId;
     private final Map<VaultResource, Boolean> decided = new HashMap<>();
 
-    public ReadAccess(AccessChecks checks, Caller caller, String traceId) {
+    ReadAccess(AccessChecks checks, Caller caller, String traceId) {
         this.checks = checks;
         this.caller = caller;
         this.traceId = traceId;

@@ -1,5 +1,10 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.AccessDecision;
+import io.poimen.memory.security.policy.Action;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.VaultResource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +20,7 @@ public final class ReadableScope implements Predicate<String> {
     private final Caller caller;
     private final Map<VaultResource, AccessDecision> decisions = new LinkedHashMap<>();
 
-    public ReadableScope(RbacEngine engine, Caller caller) {
+    ReadableScope(RbacEngine engine, Caller caller) {
         this.engine = engine;
         this.caller = caller;
     }

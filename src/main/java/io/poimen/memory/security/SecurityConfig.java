@@ -1,9 +1,28 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.audit.ArrayColumnRowMapperFactory;
+import io.poimen.memory.security.audit.AuditLog;
+import io.poimen.memory.security.audit.AuditQuery;
+import io.poimen.memory.security.audit.AuditRoutes;
+import io.poimen.memory.security.audit.AuditSpool;
+import io.poimen.memory.security.audit.AuditSpoolRoutes;
+import io.poimen.memory.security.auth.CallerFilter;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.JsonAuthenticationEntryPoint;
+import io.poimen.memory.security.auth.JwtCallerFactory;
+import io.poimen.memory.security.auth.JwtDecoders;
+import io.poimen.memory.security.auth.OidcCallerResolver;
+import io.poimen.memory.security.auth.RequestSecurityRoutePolicy;
+import io.poimen.memory.security.auth.SecurityModeGuard;
+import io.poimen.memory.security.auth.TraceIdFilter;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RolePolicy;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.config.SecuritySettings;
 import io.poimen.memory.config.PoimenProperties;
 import io.poimen.memory.ops.Availability;
-import io.poimen.memory.security.ContentSecurityPolicy;
+import io.poimen.memory.security.auth.ContentSecurityPolicy;
 import io.poimen.memory.config.UiSettings;
 import jakarta.servlet.DispatcherType;
 import org.apache.camel.CamelContext;
@@ -107,6 +126,12 @@ public class SecurityConfig {
     @ConditionalOnProperty(name = MODE, havingValue = SecuritySettings.OIDC)
     OidcAccessChecks oidcAccessChecks(AuditedAccess access, VaultPathGuard paths) {
         return new OidcAccessChecks(access, paths);
+    }
+
+    /** The door every surface asks ({@link Access}): the mode's checks and the audited engine behind it. */
+    @Bean
+    Access access(AccessChecks checks, AuditedAccess audited) {
+        return new Access(checks, audited);
     }
 
     @Bean

@@ -29,7 +29,7 @@ class JsonErrorController implements ErrorController {
             case 413 -> "request too large";
             case 415 -> "unsupported Content-Type for" + where + "; send application/json";
             default -> status >= 500 ? "internal error; see the hub log for trace "
-                    + request.getAttribute(io.poimen.memory.security.TraceIds.ATTRIBUTE)
+                    + request.getAttribute(io.poimen.memory.security.auth.TraceIds.ATTRIBUTE)
                     : "the request could not be read";
         };
         JsonErrorBody.write(response, status, JsonErrorBody.code(status), message);

@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;

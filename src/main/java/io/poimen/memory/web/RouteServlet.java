@@ -1,6 +1,6 @@
 package io.poimen.memory.web;
 
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -6,7 +6,7 @@ import io.poimen.memory.retrieval.filter.NoteCatalog;
 import io.poimen.memory.retrieval.filter.NoteFacts;
 import io.poimen.memory.retrieval.filter.Timeframe;
 import io.poimen.memory.security.ReadAccess;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,11 +3,11 @@ package io.poimen.memory.web;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import io.poimen.memory.security.ReadAccess;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.PolicyFileNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,12 +43,12 @@ import org.apache.camel.Header;
 public class VaultAttachments {
     private final Path vault;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
     private final long maxBytes;
     /** Git blob ids by file version, so that a revalidation (If-None-Match) reads no file. */
     private final Cache<Version, String> blobIds = Caffeine.newBuilder().maximumSize(10_000).build();
 
-    public VaultAttachments(Path vault, CallerResolver callers, AccessChecks checks, long maxBytes) {
+    public VaultAttachments(Path vault, CallerResolver callers, Access checks, long maxBytes) {
         this.vault = vault.toAbsolutePath().normalize();
         this.callers = callers;
         this.checks = checks;
@@ -126,7 +126,7 @@ public class VaultAttachments {
      * link is refused by the access checks' path guard (400 there): here it is a file the hub does not serve.
      */
     private boolean readable(Exchange exchange, String path) {
-        ReadAccess access = new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
+        ReadAccess access = checks.reads(callers.caller(exchange), ExchangeSecurity.traceId(exchange));
         try {
             return access.allows(path);
         } catch (ApiException e) {

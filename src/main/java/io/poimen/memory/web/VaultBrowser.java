@@ -8,10 +8,10 @@ import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.LinkType;
 import io.poimen.memory.vault.NoteVersion;
 import io.poimen.memory.vault.VaultPaths;
@@ -37,12 +37,12 @@ public class VaultBrowser {
     private final NoteStore notes;
     private final VaultFiles files;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
     private final SearchScopes scopes;
     private final NoteLookup names;
 
     public VaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                        AccessChecks checks, SearchScopes scopes, NoteLookup names) {
+                        Access checks, SearchScopes scopes, NoteLookup names) {
         this.scopes = scopes;
         this.names = names;
         this.graph = graph;
@@ -168,7 +168,7 @@ public class VaultBrowser {
     }
 
     ReadAccess access(Exchange exchange) {
-        return new ReadAccess(checks, callers.caller(exchange), ExchangeSecurity.traceId(exchange));
+        return checks.reads(callers.caller(exchange), ExchangeSecurity.traceId(exchange));
     }
 
     private Map<String, NoteStore.NoteRow> rowsByPath() {

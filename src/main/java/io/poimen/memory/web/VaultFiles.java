@@ -1,7 +1,7 @@
 package io.poimen.memory.web;
 
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

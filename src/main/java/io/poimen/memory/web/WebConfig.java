@@ -6,8 +6,8 @@ import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
 import io.poimen.memory.retrieval.filter.NoteCatalog;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
 import java.time.Clock;
 import org.apache.camel.ProducerTemplate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -46,7 +46,7 @@ public class WebConfig {
     }
 
     @Bean
-    VaultAttachments vaultAttachments(PoimenProperties props, CallerResolver callers, AccessChecks checks) {
+    VaultAttachments vaultAttachments(PoimenProperties props, CallerResolver callers, Access checks) {
         return new VaultAttachments(props.vault().path(), callers, checks, props.vault().maxAttachmentBytes());
     }
 
@@ -57,7 +57,7 @@ public class WebConfig {
 
     @Bean
     VaultBrowser vaultBrowser(GraphService graph, NoteStore notes, VaultFiles files, CallerResolver callers,
-                              AccessChecks checks, SearchScopes scopes, NoteLookup names) {
+                              Access checks, SearchScopes scopes, NoteLookup names) {
         return new VaultBrowser(graph, notes, files, callers, checks, scopes, names);
     }
 

@@ -4,19 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.poimen.memory.security.Access;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.security.AuditLog;
-import io.poimen.memory.security.AuditSpool;
+import io.poimen.memory.security.audit.AuditLog;
+import io.poimen.memory.security.audit.AuditSpool;
 import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.OidcAccessChecks;
-import io.poimen.memory.security.PolicyStore;
-import io.poimen.memory.security.RbacEngine;
-import io.poimen.memory.security.RolePolicy;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RolePolicy;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.LinkType;
 import io.poimen.memory.vault.WikiLink;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ class AgentStreamAccessTest {
         GraphService graph = new GraphService();
         graph.replace(LinkGraph.of(List.of(KUBECTL, GITOPS, OBSERVABILITY, GPU, PRIVATE_SKILL),
                 List.of(new WikiLink(KUBECTL, GITOPS, GITOPS, null, null, null, false, LinkType.MEMORY, GITOPS))));
-        return new AgentEventAccess(new OidcAccessChecks(audited, new VaultPathGuard(VAULT)), audited,
+        return new AgentEventAccess(new Access(new OidcAccessChecks(audited, new VaultPathGuard(VAULT)), audited),
                 new SearchScopes(graph), () -> graph.current().notes());
     }
 

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.poimen.memory.security.TraceIds;
+import io.poimen.memory.security.auth.TraceIds;
 import io.poimen.memory.testsupport.AgentStreamClient;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.net.http.HttpRequest;

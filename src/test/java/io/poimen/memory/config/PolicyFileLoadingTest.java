@@ -7,11 +7,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.health.PolicyFilesHealthIndicator;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
-import io.poimen.memory.security.AccessPolicy;
-import io.poimen.memory.security.PolicyDefaults;
-import io.poimen.memory.security.RoleModel;
-import io.poimen.memory.security.RolePolicy;
-import io.poimen.memory.security.VaultResource;
+import io.poimen.memory.security.policy.AccessPolicy;
+import io.poimen.memory.security.policy.PolicyDefaults;
+import io.poimen.memory.security.policy.RoleModel;
+import io.poimen.memory.security.policy.RolePolicy;
+import io.poimen.memory.security.policy.VaultResource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -45,7 +45,7 @@ class PolicyFileLoadingTest {
         RetrievalPolicy policy = new RetrievalPolicy(policies);
         RolePolicy roles = new RolePolicy(policies);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        PolicyFilesHealthIndicator health = new PolicyFilesHealthIndicator(policy, roles, new io.poimen.memory.security.PolicyStore(policies, policies), registry);
+        PolicyFilesHealthIndicator health = new PolicyFilesHealthIndicator(policy, roles, new io.poimen.memory.security.policy.PolicyStore(policies, policies), registry);
         assertThat(policy.current().minTokensForHybrid()).isEqualTo(3);
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 

@@ -3,7 +3,7 @@ package io.poimen.memory.grc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.grc.edit.NoteOperation;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.testsupport.TestH2;
 import java.nio.file.Path;
 import java.time.Clock;

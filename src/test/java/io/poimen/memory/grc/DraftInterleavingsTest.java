@@ -2,10 +2,11 @@ package io.poimen.memory.grc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.security.Access;
 import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
 import io.poimen.memory.grc.edit.NoteOperation;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.LocalOperatorAccess;
 import io.poimen.memory.testsupport.TestH2;
 import io.poimen.memory.vault.NoteVersion;
@@ -140,7 +141,7 @@ class DraftInterleavingsTest {
         assertThat(vault.prepareLocal(null)).isTrue();
         LocalReview local = new LocalReview(vault, drafts, git, clock);
         return new Hub(root, new DraftSubmission(drafts, vault, new ReviewHosts(git, forgejo, vault), local,
-                new LocalOperatorAccess(), git, forgejo, clock), local, vault, git);
+                new Access(new LocalOperatorAccess(), null), git, forgejo, clock), local, vault, git);
     }
 
     /**

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.poimen.memory.index.ingest.CountingModelConfig;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.testsupport.TestIssuer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.config.ForgejoProperties;
 import io.poimen.memory.config.GitProperties;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.api.ApiException;
 import java.time.Duration;
 import java.time.Instant;

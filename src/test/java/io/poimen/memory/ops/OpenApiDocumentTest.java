@@ -106,6 +106,6 @@ class OpenApiDocumentTest {
         assertThat(response.getBody()).contains("poimen_ingest_lag_seconds").contains("poimen_query_fusion_seconds")
                 .contains("cache_gets_total{cache=\"query-embeddings\"")
                 .contains("poimen_query_embedding_cache_hit_ratio");
-        assertThat(response.getHeaders().getFirst(io.poimen.memory.security.TraceIds.RESPONSE_HEADER)).matches("[0-9a-f]{32}");
+        assertThat(response.getHeaders().getFirst(io.poimen.memory.security.auth.TraceIds.RESPONSE_HEADER)).matches("[0-9a-f]{32}");
     }
 }

@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.VaultResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.vault.VaultPaths;

@@ -1,5 +1,6 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.auth.TraceIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

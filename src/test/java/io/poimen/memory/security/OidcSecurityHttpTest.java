@@ -1,5 +1,7 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.auth.TraceIds;
+import io.poimen.memory.security.policy.PolicyStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

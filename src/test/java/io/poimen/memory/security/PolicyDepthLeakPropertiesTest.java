@@ -1,5 +1,15 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.audit.AuditLog;
+import io.poimen.memory.security.auth.ExchangeSecurity;
+import io.poimen.memory.security.auth.TraceIds;
+import io.poimen.memory.security.policy.AccessLevel;
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.PathMentions;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RoleModel;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,9 +87,10 @@ import org.springframework.util.FileSystemUtils;
  * {@code projects/} and {@code private/} included (absent, any level / role / permission, unparseable, naming the
  * wrong unit, a key written twice, written under a near-miss name such as {@code _access.yml} or {@code _ACCESS.yaml},
  * or a good one with a near-miss beside it), random defaults ({@code outside_default} too), and asks as a random
- * caller. An independent oracle (every policy file on the note's folder path must allow; the unit's top folder falls
- * back to the defaults; a near-miss or a duplicate key is a broken file, a fresh hub has no earlier version) decides
- * what the caller may read. Checked each try: the listing (all and per project), every note read and every backlinks
+ * caller. An oracle written from the documented rules, independent of the engine's code (docs/security.md,
+ * "Authorisation" and "Policy depth": every policy file on the note's folder path must allow, {@link #allows}; the
+ * unit's top folder falls back to the defaults; a near-miss or a duplicate key is a broken file, a fresh hub has no
+ * earlier version) decides what the caller may read. Checked each try: the listing (all and per project), every note read and every backlinks
  * call (readable → its content, readable backlinks, resolved paths only of readable notes and a hidden link exactly
  * as an unresolved one; denied, or a path under a note → the very answer a missing note gets), projects (names,
  * counts, index), skills, graph reachability (only through readable notes), the query's search scope and its
@@ -238,7 +249,7 @@ class PolicyDepthLeakPropertiesTest {
         Path policies = root.resolve("policies");
         RbacEngine longLived = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
         AuditedAccess streamAudit = new AuditedAccess(longLived, new AuditLog(producer));
-        streams = new AgentEventAccess(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit,
+        streams = new AgentEventAccess(new Access(new OidcAccessChecks(streamAudit, new VaultPathGuard(vault)), streamAudit),
                 scopes, () -> graph.current().notes());
         // every try writes broken policies on purpose; their ERROR line (tested elsewhere) would flood the output
         ch.qos.logback.classic.Logger policyLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
@@ -252,11 +263,14 @@ class PolicyDepthLeakPropertiesTest {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(io.poimen.memory.config.LastGoodYamlFiles.class)).setLevel(policyLogLevel);
         camel.stop();
         FileSystemUtils.deleteRecursively(root.toFile());
-        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks; another caller's "
+        System.out.println("policy depth property: " + CHECKS.get() + " surface checks, 0 leaks; "
+                + OWNER_NOT_ALLOWED + " verdicts on a group policy whose owner is in no allowed group; another caller's "
                 + "events: " + EVENT_OUTCOMES + ", " + SUBSCRIBERS.size() + " long-lived subscribers checked in "
                 + SUBSCRIBER_TRIES + " tries; reads by name: " + NAME_OUTCOMES);
         // a name read found one note, several (409) and none (404), so name reads were not checked vacuously
         assertThat(NAME_OUTCOMES.keySet()).contains("n0", "n1", "many");
+        // owners outside allowed_groups were asked about, so "owner_group is not implied by group" was checked
+        assertThat(OWNER_NOT_ALLOWED.get()).as("group policies whose owner is no allowed group").isPositive();
         // each way an event can go was taken, so the agent event view was not checked vacuously
         assertThat(EVENT_OUTCOMES.keySet()).containsExactlyInAnyOrder("shown whole", "hidden by a note it names",
                 "hidden by the scope alone", "hidden with its project");
@@ -281,11 +295,12 @@ class PolicyDepthLeakPropertiesTest {
         PolicyStore policyStore = new PolicyStore(vault, policies);
         RbacEngine engine = new RbacEngine(policyStore, RoleModel::defaults);
         AuditedAccess audited = new AuditedAccess(engine, new AuditLog(producer));
-        OidcAccessChecks checks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
+        OidcAccessChecks modeChecks = new OidcAccessChecks(audited, new VaultPathGuard(vault));
+        Access checks = new Access(modeChecks, audited);
         NoteLookup names = new NoteLookup(graph, store);
         VaultBrowser browser = new VaultBrowser(graph, store, new VaultFiles(vault), e -> s.caller(), checks,
                 scopes, names);
-        AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), checks, audited, new VaultPathGuard(vault));
+        AccessEndpoints accessCheck = new AccessEndpoints(e -> s.caller(), modeChecks, audited, new VaultPathGuard(vault));
         String trace = TraceIds.generate();
         Supplier<Exchange> exchange = () -> {
             Exchange e = new DefaultExchange(camel);
@@ -306,8 +321,8 @@ class PolicyDepthLeakPropertiesTest {
                         () -> browser.listing(exchange.get(), MISSING_PROJECT), project);
                 assertSameDenial(() -> browser.reachable(exchange.get(), project),
                         () -> browser.reachable(exchange.get(), MISSING_PROJECT), project);
-                assertSameDenial(() -> checkProject(s, audited, project, exchange.get()),
-                        () -> checkProject(s, audited, MISSING_PROJECT, exchange.get()), project);
+                assertSameDenial(() -> checkProject(s, checks, project, exchange.get()),
+                        () -> checkProject(s, checks, MISSING_PROJECT, exchange.get()), project);
                 check();
                 continue;
             }
@@ -316,7 +331,7 @@ class PolicyDepthLeakPropertiesTest {
                     .as("listing " + project).containsExactlyInAnyOrderElementsOf(scope);
             assertThat(browser.reachable(exchange.get(), project).notes()).as("reachable " + project)
                     .containsExactlyInAnyOrderElementsOf(scope);
-            queryScope(s, audited, project, scope, readable, exchange.get());
+            queryScope(s, checks, project, scope, readable, exchange.get());
             check();
         }
 
@@ -407,7 +422,7 @@ class PolicyDepthLeakPropertiesTest {
         check();
 
         // agent logs: the events as one request shows them (the stream's subscriber was checked above)
-        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, audited, scopes, () -> graph.current().notes())
+        AgentEventAccess.Viewer viewer = new AgentEventAccess(checks, scopes, () -> graph.current().notes())
                 .viewer(s.caller(), trace);
         agentEvents(s, viewer, readable, "log");
         List<String> all = List.copyOf(NOTES.keySet());
@@ -532,7 +547,7 @@ class PolicyDepthLeakPropertiesTest {
     }
 
     /** The query's access steps: scope built from readable notes only, then the post-fusion filter. */
-    private static void queryScope(Scenario s, AuditedAccess audited, String project, Set<String> scope,
+    private static void queryScope(Scenario s, Access audited, String project, Set<String> scope,
                                    Set<String> readable, Exchange exchange) {
         QueryAccess access = new QueryAccess(e -> s.caller(), audited, graph);
         QueryContext ctx = new QueryContext(new QueryRequest(project, "q", null, null, null, null, null, null, null),
@@ -553,7 +568,7 @@ class PolicyDepthLeakPropertiesTest {
     static final String MISSING_PROJECT = "p9";
 
     /** The query's project check alone (403 before any search). */
-    private static void checkProject(Scenario s, AuditedAccess audited, String project, Exchange exchange) {
+    private static void checkProject(Scenario s, Access audited, String project, Exchange exchange) {
         new QueryAccess(e -> s.caller(), audited, graph).checkProject(new QueryContext(new QueryRequest(project, "q",
                 null, null, null, null, null, null, null), RetrievalSettings.defaults()), exchange);
     }
@@ -775,24 +790,35 @@ class PolicyDepthLeakPropertiesTest {
         return "shared/" + parts[1];
     }
 
+    /**
+     * One policy file's verdict, from the rules as docs/security.md ("Authorisation") and the design notes state
+     * them, not from the engine's code: a file rejected as broken denies; {@code public} admits every caller;
+     * {@code group} admits members of one of {@code allowed_groups} only ({@code owner_group} is not implied: the
+     * design notes' example lists the owners among the allowed groups); {@code private} admits members of
+     * {@code owner_group} only; then a {@code required_role} must be held or outranked (viewer &lt; editor &lt; admin)
+     * and a {@code required_permission} held. All conditions must hold at once.
+     */
     static boolean allows(Caller c, Policy p) {
         if (p.broken()) {
             return false;
         }
-        boolean allowed = switch (p.level()) {
-            case PUBLIC -> true;
-            case PRIVATE -> c.groups().contains(p.owner());
-            case GROUP -> c.groups().stream().anyMatch(p.allowed()::contains);
-        };
-        if (p.requiredRole() != null) {
-            int need = ROLES.indexOf(p.requiredRole());
-            allowed &= c.roles().stream().anyMatch(r -> ROLES.indexOf(r) >= need);
+        Set<String> groups = Set.copyOf(c.groups());
+        boolean admittedByLevel = p.level() == AccessLevel.PUBLIC
+                || p.level() == AccessLevel.GROUP && !java.util.Collections.disjoint(groups, p.allowed())
+                || p.level() == AccessLevel.PRIVATE && groups.contains(p.owner());
+        boolean roleHeld = p.requiredRole() == null
+                || c.roles().stream().anyMatch(r -> RANK.getOrDefault(r, -1) >= RANK.get(p.requiredRole()));
+        boolean permissionHeld = p.requiredPermission() == null || c.permissions().contains(p.requiredPermission());
+        if (p.level() == AccessLevel.GROUP && groups.contains(p.owner()) && !admittedByLevel) {
+            OWNER_NOT_ALLOWED.incrementAndGet();
         }
-        if (p.requiredPermission() != null) {
-            allowed &= c.permissions().contains(p.requiredPermission());
-        }
-        return allowed;
+        return admittedByLevel && roleHeld && permissionHeld;
     }
+
+    /** The documented role hierarchy: viewer &lt; editor &lt; admin. */
+    static final Map<String, Integer> RANK = Map.of("viewer", 0, "editor", 1, "admin", 2);
+    /** Verdicts on a {@code group} policy whose {@code owner_group} the caller is in, but none of its allowed groups. */
+    static final AtomicLong OWNER_NOT_ALLOWED = new AtomicLong();
 
     /** The policy files of each folder as the try writes them (file name → text). */
     static Map<String, String> files(String folder, Policy p) {

@@ -1,5 +1,9 @@
 package io.poimen.memory.security;
 
+import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RoleModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.graph.GraphService;

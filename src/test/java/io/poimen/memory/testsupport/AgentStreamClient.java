@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.poimen.memory.security.TraceIds;
+import io.poimen.memory.security.auth.TraceIds;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

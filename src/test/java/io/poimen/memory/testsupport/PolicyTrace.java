@@ -8,7 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.poimen.memory.config.LastGoodYamlFiles;
-import io.poimen.memory.security.PolicyStore;
+import io.poimen.memory.security.policy.PolicyStore;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.poimen.memory.security.TraceIds;
+import io.poimen.memory.security.auth.TraceIds;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import io.poimen.memory.testsupport.PolicyTrace;
 import java.net.URLEncoder;

@@ -2,20 +2,21 @@ package io.poimen.memory.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.memory.security.Access;
 import io.poimen.memory.api.VaultViews;
 import io.poimen.memory.graph.GraphService;
 import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.retrieval.SearchScopes;
-import io.poimen.memory.security.AuditLog;
+import io.poimen.memory.security.audit.AuditLog;
 import io.poimen.memory.security.AuditedAccess;
-import io.poimen.memory.security.Caller;
+import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.OidcAccessChecks;
-import io.poimen.memory.security.PolicyStore;
-import io.poimen.memory.security.RbacEngine;
-import io.poimen.memory.security.RoleModel;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.PolicyStore;
+import io.poimen.memory.security.policy.RbacEngine;
+import io.poimen.memory.security.policy.RoleModel;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.LinkType;
 import io.poimen.memory.vault.WikiLink;
 import java.nio.file.Files;
@@ -104,8 +105,8 @@ class VaultBrowserScopeCacheTest {
         });
         camel.start();
         RbacEngine engine = new RbacEngine(new PolicyStore(vault, policies), RoleModel::defaults);
-        OidcAccessChecks checks = new OidcAccessChecks(
-                new AuditedAccess(engine, new AuditLog(camel.createProducerTemplate())), new VaultPathGuard(vault));
+        AuditedAccess audited = new AuditedAccess(engine, new AuditLog(camel.createProducerTemplate()));
+        Access checks = new Access(new OidcAccessChecks(audited, new VaultPathGuard(vault)), audited);
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:vault_browser_" + System.nanoTime() + ";MODE=PostgreSQL;DB_CLOSE_DELAY=-1");
         Flyway.configure().dataSource(h2).locations("classpath:db/migration/common", "classpath:db/migration/h2")

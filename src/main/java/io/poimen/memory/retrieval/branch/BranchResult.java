@@ -1,6 +1,5 @@
 package io.poimen.memory.retrieval.branch;
 
-import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.Hit;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.poimen.memory.retrieval.filter;
 
 import io.poimen.memory.api.ApiException;
-import io.poimen.memory.security.VaultPathGuard;
+import io.poimen.memory.security.policy.VaultPathGuard;
 import io.poimen.memory.vault.FrontMatterParser;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.poimen.memory.retrieval.session;
 
 import io.poimen.memory.api.VaultViews;
-import io.poimen.memory.security.AccessChecks;
-import io.poimen.memory.security.CallerResolver;
-import io.poimen.memory.security.ExchangeSecurity;
+import io.poimen.memory.security.Access;
+import io.poimen.memory.security.auth.CallerResolver;
+import io.poimen.memory.security.auth.ExchangeSecurity;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.Body;
@@ -28,9 +28,9 @@ public class ProjectsWithCache {
 
     private final ProjectCacheStats stats;
     private final CallerResolver callers;
-    private final AccessChecks checks;
+    private final Access checks;
 
-    public ProjectsWithCache(ProjectCacheStats stats, CallerResolver callers, AccessChecks checks) {
+    public ProjectsWithCache(ProjectCacheStats stats, CallerResolver callers, Access checks) {
         this.stats = stats;
         this.callers = callers;
         this.checks = checks;

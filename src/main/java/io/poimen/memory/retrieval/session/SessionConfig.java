@@ -6,7 +6,7 @@ import io.poimen.memory.retrieval.QueryPipeline;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.select.InMemorySessionContexts;
 import io.poimen.memory.retrieval.select.SessionContexts;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
 import java.sql.DatabaseMetaData;
 import java.time.Clock;
@@ -110,7 +110,7 @@ public class SessionConfig {
 
     @Bean
     ProjectsWithCache projectsWithCache(ProjectCacheStats stats, CallerResolver callers,
-                                        io.poimen.memory.security.AccessChecks checks) {
+                                        io.poimen.memory.security.Access checks) {
         return new ProjectsWithCache(stats, callers, checks);
     }
 }

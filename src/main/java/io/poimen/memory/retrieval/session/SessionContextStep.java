@@ -12,7 +12,7 @@ import io.poimen.memory.retrieval.select.SessionSelection;
 import io.poimen.memory.vault.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.security.auth.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
 import io.poimen.memory.api.ApiException;
 import java.util.HashMap;
