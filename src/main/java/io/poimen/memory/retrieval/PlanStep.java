@@ -54,7 +54,7 @@ public class PlanStep {
                 plan.lexicalFilters() ? query.tags() : List.of()), asked.filters());
         long end = System.nanoTime();
         return new PlannedQuery(request, asked.settings(), allowed.caller(), query, plan, scope,
-                trace.withMs("plan", Math.round((end - t0) / 1_000.0) / 1_000.0), end);
+                trace.withMs("plan", Trace.millis(end - t0)), end);
     }
 
     /**

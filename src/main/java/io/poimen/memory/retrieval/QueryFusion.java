@@ -31,7 +31,7 @@ public class QueryFusion {
     public FusedQuery fuse(PlannedQuery q, BranchAnswers answers, List<RouteBranches.Wired> wired) {
         long t0 = System.nanoTime();
         // wall time of the multicast: the slowest branch and the dispatch (it starts as planning ends)
-        Trace trace = q.trace().withMs("branches", Math.round((t0 - q.plannedNanos()) / 1_000.0) / 1_000.0);
+        Trace trace = q.trace().withMs("branches", Trace.millis(t0 - q.plannedNanos()));
         List<Branch> expected = new ArrayList<>();
         List<BranchResult> answered = new ArrayList<>();
         for (RouteBranches.Wired w : wired) {

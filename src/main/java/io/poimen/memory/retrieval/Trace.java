@@ -45,6 +45,11 @@ public record Trace(long startedNanos, Map<String, Double> timingsMs, Map<String
 
     /** Milliseconds since {@code nanos}, rounded to the microsecond. */
     public static double millisSince(long nanos) {
-        return Math.round((System.nanoTime() - nanos) / 1_000.0) / 1_000.0;
+        return millis(System.nanoTime() - nanos);
+    }
+
+    /** {@code nanos} in milliseconds, rounded to the microsecond. */
+    public static double millis(long nanos) {
+        return Math.round(nanos / 1_000.0) / 1_000.0;
     }
 }
