@@ -26,9 +26,7 @@ done
 
 mvn -B -o -q package -DskipTests
 mvn -B -o -q test-compile
-[ -s target/load-cp.txt ] || mvn -B -q dependency:build-classpath -Dmdep.outputFile=target/load-cp.txt \
-  -Dmdep.includeScope=test
-cp="target/test-classes:target/classes:$(cat target/load-cp.txt)"
+cp=$(scripts/test-classpath.sh)
 jar=$(ls target/poimen-memory-*.jar | grep -v original | head -1)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_for() { for _ in $(seq 1 180); do if eval "$1"; then return 0; fi; sleep 1; done; echo "timed out: $1" >&2; return 1; }

@@ -154,17 +154,37 @@ final class BenchContext implements AutoCloseable {
         }
         Files.writeString(policies.resolve("retrieval.yaml"), settings);
         // command-line arguments, not default properties: application.yaml must not override these
-        List<String> args = new ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
-                "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
-                "--poimen.policies.dir=" + policies,
-                "--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1",
-                "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
-        // a key given twice would be joined with a comma: the command line's own value replaces the default
-        args.removeIf(a -> springArgs.stream().anyMatch(s -> s.startsWith(a.substring(0, a.indexOf('=') + 1))));
-        args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
+        List<String> args = defaultArgs(work, policies, springArgs, System.getenv("SPRING_PROFILES_ACTIVE"));
         return new SpringApplicationBuilder(Application.class)
                 .web(web)
                 .run(args.toArray(String[]::new));
+    }
+
+    /**
+     * The bench's settings, then {@code springArgs}. The in-memory H2 database is the embedded profile's only: on
+     * the prod profile (on the command line or in {@code SPRING_PROFILES_ACTIVE}) the database comes from
+     * {@code POIMEN_DB_URL} as for a hub, and a command-line argument overrides it as usual.
+     */
+    static List<String> defaultArgs(Path work, Path policies, List<String> springArgs, String profilesFromEnv) {
+        List<String> args = new ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
+                "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
+                "--poimen.policies.dir=" + policies,
+                "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
+        if (!prodProfile(springArgs, profilesFromEnv)) {
+            args.add("--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
+                    + "DB_CLOSE_DELAY=-1");
+        }
+        // a key given twice would be joined with a comma: the command line's own value replaces the default
+        args.removeIf(a -> springArgs.stream().anyMatch(s -> s.startsWith(a.substring(0, a.indexOf('=') + 1))));
+        args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
+        return args;
+    }
+
+    private static boolean prodProfile(List<String> springArgs, String profilesFromEnv) {
+        String profiles = springArgs.stream().filter(a -> a.startsWith("--spring.profiles.active="))
+                .reduce((a, b) -> b).map(a -> a.substring(a.indexOf('=') + 1))
+                .orElse(profilesFromEnv == null ? "" : profilesFromEnv);
+        return java.util.Arrays.stream(profiles.split(",")).map(String::strip).anyMatch("prod"::equals);
     }
 
     @Override

@@ -39,6 +39,10 @@ public class BenchReplayCommand implements Callable<Integer> {
             description = "TF-IDF bonuses to fit over (default: ${DEFAULT-VALUE})")
     List<Double> tfidfBonus;
 
+    @Option(names = "--lexical-lead", split = ",", defaultValue = "0",
+            description = "lexical leads (fusion.adaptive.lexical_lead, 0 = off) to fit over (default: ${DEFAULT-VALUE})")
+    List<Double> lexicalLead;
+
     @Option(names = "--bonus-unit", defaultValue = "cosine",
             description = "unit of the fitted bonuses: cosine, or spread (a fraction of the query's semantic "
                     + "spread) (default: ${DEFAULT-VALUE})")
@@ -60,10 +64,14 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     /** One grid point of the adaptive fusion. */
     record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus,
-                  CalibratedFusion.Unit unit) {
+                  CalibratedFusion.Unit unit, double lexicalLead) {
+        Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus, CalibratedFusion.Unit unit) {
+            this(fullRatio, power, lexicalBonus, tfidfBonus, unit, 0);
+        }
+
         AdaptiveFusion fusion() {
             return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus).withUnit(unit),
-                    new AdaptiveFusion.Gate(fullRatio, power));
+                    new AdaptiveFusion.Gate(fullRatio, power, lexicalLead));
         }
 
         /** How hard the gate cuts a branch that agrees with no other (larger: harder). */
@@ -73,8 +81,9 @@ public class BenchReplayCommand implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f%s",
-                    fullRatio, power, lexicalBonus, tfidfBonus, unit == CalibratedFusion.Unit.SPREAD ? " ×spread" : "");
+            return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f%s%s",
+                    fullRatio, power, lexicalBonus, tfidfBonus, unit == CalibratedFusion.Unit.SPREAD ? " ×spread" : "",
+                    lexicalLead > 0 ? String.format(java.util.Locale.ROOT, ", lead %.2f", lexicalLead) : "");
         }
     }
 
@@ -113,7 +122,7 @@ public class BenchReplayCommand implements Callable<Integer> {
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches and the methods)%n",
                     d.name(), "best-any", FusionReplay.perQueryBest(d, BRANCHES, methods, s.fusion()));
         }
-        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit);
+        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit, lexicalLead);
         Fit fit = fit(sets, grid, noiseDraws, lexicalNoise, s.fusion());
         System.out.println();
         printHeldOut(fit);
@@ -129,7 +138,7 @@ public class BenchReplayCommand implements Callable<Integer> {
         }
         System.out.println(")");
         Params shipped = new Params(s.gate().fullRatio(), s.gate().power(), s.calibration().lexical(),
-                s.calibration().tfidf(), s.calibration().unit());
+                s.calibration().tfidf(), s.calibration().unit(), s.gate().lexicalLead());
         System.out.printf("policy's own: %s (", shipped);
         for (int i = 0; i < columns.size(); i++) {
             double v = FusionReplay.ndcg10(columns.get(i), shipped.fusion(), s.fusion());
@@ -141,12 +150,20 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     /** Every grid point of the adaptive fusion over the given bonuses. */
     static List<Params> grid(List<Double> lexicalBonuses, List<Double> tfidfBonuses, CalibratedFusion.Unit unit) {
+        return grid(lexicalBonuses, tfidfBonuses, unit, List.of(0.0));
+    }
+
+    /** Every grid point of the adaptive fusion over the given bonuses and lexical leads. */
+    static List<Params> grid(List<Double> lexicalBonuses, List<Double> tfidfBonuses, CalibratedFusion.Unit unit,
+                             List<Double> leads) {
         List<Params> grid = new ArrayList<>();
         for (double f : FULL_RATIO) {
             for (double p : POWER) {
                 for (double l : lexicalBonuses) {
                     for (double t : tfidfBonuses) {
-                        grid.add(new Params(f, p, l, t, unit));
+                        for (double lead : leads) {
+                            grid.add(new Params(f, p, l, t, unit, lead));
+                        }
                     }
                 }
             }

@@ -26,6 +26,7 @@ import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
 import org.opensearch.client.RestClient;
@@ -33,6 +34,7 @@ import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.rest_client.RestClientTransport;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -83,7 +85,30 @@ public class StoreConfig {
     @Bean
     @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "pgvector")
     PgVectorIndex pgVectorIndex(DataSource dataSource, PoimenProperties props, EmbeddingModelChoice model) {
-        return new PgVectorIndex(dataSource, props.vector().dimensions(), PgVectorIndex.DEFAULT_EF_SEARCH, model.id());
+        boolean prepared = dataSource instanceof HikariDataSource pool && pool.getConnectionInitSql() != null
+                && pool.getConnectionInitSql().endsWith(PgVectorIndex.sessionSettings(PgVectorIndex.DEFAULT_EF_SEARCH));
+        return new PgVectorIndex(dataSource, props.vector().dimensions(), PgVectorIndex.DEFAULT_EF_SEARCH, model.id(),
+                prepared);
+    }
+
+    /**
+     * With pgvector, every pooled connection gets the HNSW search settings once, when it is opened (after any init
+     * SQL of the configuration), so that a search is one statement instead of a transaction with two SET LOCALs.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "poimen.vector.backend", havingValue = "pgvector")
+    static BeanPostProcessor pgVectorSessionSettings() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessBeforeInitialization(Object bean, String name) {
+                if (bean instanceof HikariDataSource pool) {
+                    String settings = PgVectorIndex.sessionSettings(PgVectorIndex.DEFAULT_EF_SEARCH);
+                    String own = pool.getConnectionInitSql();
+                    pool.setConnectionInitSql(own == null || own.isBlank() ? settings : own + "; " + settings);
+                }
+                return bean;
+            }
+        };
     }
 
     @Bean(destroyMethod = "close")

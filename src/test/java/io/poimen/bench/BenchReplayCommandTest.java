@@ -28,4 +28,26 @@ class BenchReplayCommandTest {
         // in-sample every column counts: each point fails one, point 0 by most (0.9), point 1 by 0.5, point 2 by 0.5
         assertThat(BenchReplayCommand.choose(GRID, score, REFERENCE, 2, -1)).isEqualTo(1);
     }
+    @Test
+    void theGridCarriesEachLexicalLeadIntoTheFusionItScores() {
+        List<BenchReplayCommand.Params> grid = BenchReplayCommand.grid(List.of(0.1), List.of(0.0),
+                CalibratedFusion.Unit.COSINE, List.of(0.0, 0.4));
+        assertThat(grid).hasSize(BenchReplayCommand.FULL_RATIO.length * BenchReplayCommand.POWER.length * 2);
+        assertThat(grid).extracting(BenchReplayCommand.Params::lexicalLead).containsOnly(0.0, 0.4);
+        // a lead changes the order the point scores: BM25's clear winner q0 goes first
+        List<io.poimen.memory.retrieval.branch.BranchResult> lists = List.of(
+                io.poimen.memory.retrieval.branch.BranchResult.ok(io.poimen.memory.retrieval.branch.Branch.LEXICAL,
+                        List.of(new io.poimen.memory.index.Hit("q0", 9.0), new io.poimen.memory.index.Hit("s0", 2.0),
+                                new io.poimen.memory.index.Hit("s1", 1.0)), 1),
+                io.poimen.memory.retrieval.branch.BranchResult.ok(io.poimen.memory.retrieval.branch.Branch.SEMANTIC,
+                        List.of(new io.poimen.memory.index.Hit("s0", 0.9), new io.poimen.memory.index.Hit("s1", 0.5),
+                                new io.poimen.memory.index.Hit("q0", 0.1)), 1));
+        io.poimen.memory.retrieval.fusion.FusionSettings settings =
+                io.poimen.memory.retrieval.fusion.FusionSettings.defaults().withMethod("adaptive");
+        BenchReplayCommand.Params off = new BenchReplayCommand.Params(0.5, 8, 0.1, 0, CalibratedFusion.Unit.COSINE);
+        BenchReplayCommand.Params on = new BenchReplayCommand.Params(0.5, 8, 0.1, 0, CalibratedFusion.Unit.COSINE, 0.4);
+        assertThat(off.fusion().fuse(lists, settings).get(0).chunkId()).isEqualTo("s0");
+        assertThat(on.fusion().fuse(lists, settings).get(0).chunkId()).isEqualTo("q0");
+        assertThat(on.toString()).endsWith(", lead 0.40");
+    }
 }

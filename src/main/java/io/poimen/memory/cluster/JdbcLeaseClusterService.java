@@ -106,23 +106,24 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
                     log.warn("could not release the {} lease (it runs out by itself): {}", getNamespace(), e.toString());
                 }
             }
-            update(false, null);
+            update(false, null, local.isLeader());
         }
 
         /** One renewal or take-over attempt; true when this replica leads afterwards. */
         public synchronized boolean tick() {
             long started = System.nanoTime();
+            boolean wasLeading = local.isLeader();
             try {
                 if (leases.acquireOrRenew(getNamespace(), settings.nodeId(), settings.lease())) {
                     renewedNanos = started;
-                    update(true, settings.nodeId());
+                    update(true, settings.nodeId(), wasLeading);
                 } else {
-                    update(false, leases.holder(getNamespace()).orElse(null));
+                    update(false, leases.holder(getNamespace()).orElse(null), wasLeading);
                 }
             } catch (RuntimeException e) {
                 if (leader && !fresh()) {
                     log.warn("cannot renew the {} lease, stepping down: {}", getNamespace(), e.toString());
-                    update(false, null);
+                    update(false, null, wasLeading);
                 } else {
                     log.debug("lease attempt for {} failed: {}", getNamespace(), e.toString());
                 }
@@ -136,15 +137,21 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
             return System.nanoTime() - renewedNanos < margin;
         }
 
-        private void update(boolean nowLeader, String currentLeader) {
-            boolean changed = nowLeader != leader || !Objects.equals(currentLeader, leaderId);
+        /**
+         * Records the outcome of a lease attempt and tells the listeners when what they see changed: the leader,
+         * or whether the local member leads ({@code wasLeading}: as it did before the attempt). A renewal after the last one had grown stale makes the local member
+         * lead again although it held the row all along: a listener that asked while it was stale (a master:
+         * consumer starting then) learns it only from this event, or its consumer never starts.
+         */
+        private void update(boolean nowLeader, String currentLeader, boolean wasLeading) {
             boolean roleChanged = nowLeader != leader;
+            boolean leaderChanged = !Objects.equals(currentLeader, leaderId);
             leader = nowLeader;
             leaderId = currentLeader;
             if (roleChanged) {
                 log.info("{} {} the {} lease", settings.nodeId(), nowLeader ? "holds" : "no longer holds", getNamespace());
             }
-            if (changed) {
+            if (leaderChanged || local.isLeader() != wasLeading) {
                 fireLeadershipChangedEvent(getLeader().orElse(null));
             }
         }

@@ -4,7 +4,6 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import io.poimen.memory.vault.Chunk;
-import io.poimen.memory.vault.LinkText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,9 +41,12 @@ public class ChunkEmbedder {
 
     /**
      * Breadcrumb first: the heading path carries the topic that a short chunk body may not repeat. Then the chunk's
-     * own text, its links' references left out ({@link LinkText}).
+     * text as written, its links included: the link rule ({@link io.poimen.memory.vault.LinkText}) is about term
+     * statistics (a linked heading's word counted as the chunk's own in a short chunk), which a model reading the
+     * whole sentence does not share; embedding the rule's own text instead re-embedded every chunk with a link and
+     * measured worse on both judged vaults (docs/retrieval.md, "The link rule and the embedded text").
      */
     public static String embeddingText(Chunk c) {
-        return c.breadcrumbText() + "\n" + LinkText.of(c.text()).own();
+        return c.breadcrumbText() + "\n" + c.text();
     }
 }

@@ -72,7 +72,8 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                         CalibratedFusion.Unit.of(str(calibrated, "bonus_unit", d.calibration().unit().name()))),
                 (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
-                        num(adaptive, "power", d.gate().power())),
+                        num(adaptive, "power", d.gate().power()),
+                        num(adaptive, "lexical_lead", d.gate().lexicalLead())),
                 recencyAndHits(boosts, d.recencyAndHits()));
     }
 

@@ -126,13 +126,17 @@ class GrcEndToEndTest extends GrcTestSupport {
             assertThat(r.getStatusCode().value()).as(path).isEqualTo(400);
             assertThat(JSON.readTree(r.getBody()).path("error").asText()).isEqualTo("bad_request");
         }
-        for (String path : new String[] {"projects/poimen/tools/Kubectl.md", "projects/poimen/Tools/new-note.md",
-                "projects/POIMEN/x.md"}) {
+        for (String path : new String[] {"projects/poimen/tools/Kubectl.md", "projects/poimen/Tools/new-note.md"}) {
             ResponseEntity<String> r = postJson("/memory/grc/draft", JSON.createObjectNode()
                     .put("document_path", path).put("content", "# x\n").put("message", "m").toString());
             assertThat(r.getStatusCode().value()).as(path).isEqualTo(409);
             assertThat(JSON.readTree(r.getBody()).path("error").asText()).isEqualTo("case_clash");
         }
+        // a twin of a project folder is another project, one without a policy: nobody may write there
+        ResponseEntity<String> twin = postJson("/memory/grc/draft", JSON.createObjectNode()
+                .put("document_path", "projects/POIMEN/x.md").put("content", "# x\n").put("message", "m").toString());
+        assertThat(twin.getStatusCode().value()).as(twin.getBody()).isEqualTo(403);
+        assertThat(JSON.readTree(twin.getBody()).path("error").asText()).isEqualTo("forbidden");
         FORGEJO.verify(0, postRequestedFor(urlPathEqualTo(PULLS)));
     }
 

@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,39 +15,44 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.poimen.memory.index.ingest.CountingModelConfig;
 import io.poimen.memory.security.Caller;
-import io.poimen.memory.security.CallerResolver;
+import io.poimen.memory.testsupport.TestIssuer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import io.poimen.memory.index.ingest.IngestReport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
 import org.junit.jupiter.api.BeforeEach;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * One hub for the GRC and sync tests: embedded stores (H2 in memory, Lucene in a temp data dir), a real bare git
+ * One hub for the GRC and sync tests: OIDC on, against the test issuer, every request of the test's client signed
+ * in as {@link #ROCK} with a bearer token (Forgejo's webhook: its signature, no token), so the hub's own resolver
+ * and access checks decide; embedded stores (H2 in memory, Lucene in a temp data dir), a real bare git
  * repository on disk as the Forgejo-side remote (seeded with the example vault), the vault working copy cloned from
  * it by the hub at start, and WireMock standing in for Forgejo's API. Timers are slowed down so each test drives
  * syncs itself; the draft retry timer runs fast.
@@ -61,15 +67,22 @@ import org.springframework.util.FileSystemUtils;
         "poimen.forgejo.delivery.retry-period=300",
         "poimen.forgejo.delivery.backoff-base=200ms",
         "poimen.forgejo.delivery.backoff-max=1s",
-        "poimen.webhook.secret=" + GrcTestSupport.SECRET})
-@Import({CountingModelConfig.class, GrcTestSupport.TestCaller.class})
+        "poimen.webhook.secret=" + GrcTestSupport.SECRET,
+        "poimen.security.mode=oidc"})
+@Import(CountingModelConfig.class)
 public abstract class GrcTestSupport {
     public static final String TOKEN = "forgejo-test-token";
     static final String SECRET = "webhook-test-secret";
     public static final String PULLS = "/api/v1/repos/team/vault/pulls";
-    /** An editor in poimen's allowed groups: the query route checks project access for a signed-in caller. */
+    static final String WEBHOOK = "/memory/webhooks/forgejo";
+    /** An editor in poimen's allowed groups (not ml-training's), as the claims of {@link #rockToken()} make him. */
     static final Caller ROCK = new Caller("u-rock-1", "Rock Lee", "rock@example.org", List.of("platform-team"),
             List.of("editor"), List.of(), false);
+    /** An operator (the admin role): what the sync status shows only to operators is read as one. */
+    static final Caller OPERATOR = new Caller("u-ops-1", "Ops", "ops@example.org", List.of("platform-team"),
+            List.of("admin"), List.of(), false);
+    private static MockOAuth2Server issuer;
+    private static String operatorToken;
     static final Path ROOT = Path.of("target/it-grc/" + UUID.randomUUID()).toAbsolutePath();
     static final Path REMOTE = ROOT.resolve("remote.git");
     static final Path VAULT = ROOT.resolve("vault");
@@ -92,19 +105,61 @@ public abstract class GrcTestSupport {
         }
     }
 
-    /** The caller of every request: a real resolver answering a fixed identity, as the OIDC one would. */
-    @TestConfiguration
-    static class TestCaller {
-        @Bean
-        @Primary
-        CallerResolver fixedCaller() {
-            return exchange -> ROCK;
+    /**
+     * Every request of the test's client without a bearer of its own carries Rock's (added once to the context's
+     * shared client).
+     */
+    @BeforeEach
+    void signedInAsRock() {
+        List<ClientHttpRequestInterceptor> interceptors = http.getRestTemplate().getInterceptors();
+        if (interceptors.stream().noneMatch(RockBearer.class::isInstance)) {
+            interceptors.add(new RockBearer(rockToken()));
+        }
+    }
+
+    /** Rock's access token from the test issuer: the claims the hub's resolver reads into {@link #ROCK}. */
+    static String rockToken() {
+        return token(ROCK);
+    }
+
+    private static synchronized String operatorToken() {
+        if (operatorToken == null) {
+            operatorToken = token(OPERATOR);
+        }
+        return operatorToken;
+    }
+
+    /** An access token from the test issuer whose claims the hub's resolver reads into {@code caller}. */
+    static String token(Caller caller) {
+        return TestIssuer.token(issuer(), caller.subject(), Map.of("name", caller.name(), "email", caller.email(),
+                "groups", caller.groups(), "roles", caller.roles()));
+    }
+
+    /** The test issuer, started for the first hub of these tests (the static helpers below do not need it). */
+    private static synchronized MockOAuth2Server issuer() {
+        if (issuer == null) {
+            issuer = TestIssuer.start();
+        }
+        return issuer;
+    }
+
+    /** Adds the bearer to every request without one but Forgejo's webhook, which Forgejo signs instead. */
+    private record RockBearer(String token) implements ClientHttpRequestInterceptor {
+        @Override
+        public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+                throws IOException {
+            if (!request.getURI().getPath().equals(WEBHOOK)
+                    && !request.getHeaders().containsKey(HttpHeaders.AUTHORIZATION)) {
+                request.getHeaders().setBearerAuth(token);
+            }
+            return execution.execute(request, body);
         }
     }
 
     @DynamicPropertySource
     static void gitAndForgejo(DynamicPropertyRegistry registry) throws Exception {
         registry.add("poimen.data.dir", () -> ROOT.resolve("data").toString());
+        registry.add("poimen.security.issuer-uri", () -> TestIssuer.issuerUrl(issuer()));
         gitRemoteAndForgejo(registry, ROOT, FORGEJO);
     }
 
@@ -192,7 +247,7 @@ public abstract class GrcTestSupport {
         headers.set("X-Forgejo-Delivery", delivery);
         headers.set("X-Gitea-Delivery", delivery);
         signing.accept(headers);
-        return http.exchange("/memory/webhooks/forgejo", HttpMethod.POST,
+        return http.exchange(WEBHOOK, HttpMethod.POST,
                 new HttpEntity<>(body.getBytes(StandardCharsets.UTF_8), headers), String.class);
     }
 
@@ -205,8 +260,13 @@ public abstract class GrcTestSupport {
         };
     }
 
+    /** The sync status as an operator sees it (with the vault-wide counts a non-admin does not get). */
     JsonNode syncStatus() throws IOException {
-        ResponseEntity<String> r = http.getForEntity("/memory/sync/status", String.class);
+        HttpHeaders headers = new HttpHeaders();
+        headers.setBearerAuth(operatorToken());
+        ResponseEntity<String> r = http.exchange("/memory/sync/status", HttpMethod.GET, new HttpEntity<>(headers),
+                String.class);
+        assertThat(r.getStatusCode().value()).as(r.getBody()).isEqualTo(200);
         return JSON.readTree(r.getBody());
     }
 

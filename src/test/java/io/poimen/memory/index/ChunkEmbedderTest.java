@@ -37,4 +37,12 @@ class ChunkEmbedderTest {
         float[] noPrefix = model.embed(ChunkEmbedder.embeddingText(chunks.get(0))).content().vector();
         assertThat(VectorUtil.cosine(plain.get(0), noPrefix)).isGreaterThan(0.9999f);
     }
+
+    /** The link rule leaves the embedded text alone: a link's target and heading are read in their sentence. */
+    @Test
+    void aChunkIsEmbeddedAsWrittenWithItsLinks() {
+        Chunk c = chunk(0, "For crashes at start, see [[pod-crashes#CrashLoopBackOff]] and [[Core plugins|plugin]].");
+        assertThat(ChunkEmbedder.embeddingText(c)).isEqualTo(
+                "Runbook > Restart\nFor crashes at start, see [[pod-crashes#CrashLoopBackOff]] and [[Core plugins|plugin]].");
+    }
 }

@@ -29,8 +29,12 @@ public final class TestIssuer {
 
     /** A signed access token for the hub's audience with these groups and roles, valid for an hour. */
     public static String token(MockOAuth2Server server, String subject, List<String> groups, List<String> roles) {
+        return token(server, subject, Map.of("groups", groups, "roles", roles));
+    }
+
+    /** A signed access token for the hub's audience with these claims (groups, roles, name, email…), valid for an hour. */
+    public static String token(MockOAuth2Server server, String subject, Map<String, Object> claims) {
         return server.issueToken(ID, "poimen-cli", new DefaultOAuth2TokenCallback(ID, subject,
-                JOSEObjectType.JWT.getType(), List.of(AUDIENCE), Map.of("groups", groups, "roles", roles), 3600))
-                .serialize();
+                JOSEObjectType.JWT.getType(), List.of(AUDIENCE), claims, 3600)).serialize();
     }
 }

@@ -30,10 +30,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link VectorIndex} on the pgvector table {@code chunk_vectors} ({@code db/migration/postgresql/V2__vectors.sql}),
  * searched through its HNSW cosine index.
  *
- * <p>score = 1 − cosine distance = cos(q, v). Each search runs in its own transaction with {@code SET LOCAL
- * hnsw.ef_search = min(1000, max(efSearch, k))} and {@code SET LOCAL hnsw.iterative_scan = relaxed_order}: a plain
- * HNSW scan returns at most ef_search rows, and sometimes fewer, before or after the path filter; the iterative scan
- * keeps going until {@code k} rows pass. When that still yields fewer than {@code k} rows (fewer exist in scope, or
+ * <p>score = 1 − cosine distance = cos(q, v). Each search runs with {@code hnsw.ef_search = min(1000, max(efSearch,
+ * k))} and {@code hnsw.iterative_scan = relaxed_order}: a plain HNSW scan returns at most ef_search rows, and
+ * sometimes fewer, before or after the path filter; the iterative scan keeps going until {@code k} rows pass. When
+ * the pool sets both on each new connection ({@link #sessionSettings}, the prod profile's Hikari
+ * {@code connectionInitSql}) a search with {@code k <= efSearch} is one statement in autocommit; otherwise it runs in
+ * its own transaction with {@code SET LOCAL} (three more round trips). When that still yields fewer than {@code k} rows (fewer exist in scope, or
  * the scan hit {@code hnsw.max_scan_tuples}) the search is repeated exactly, without the index, so a search always
  * returns min(k, chunks in scope) rows. For small scopes PostgreSQL usually plans the path index and an exact sort
  * anyway, which is exact and cheap.
@@ -90,6 +92,8 @@ public class PgVectorIndex implements VectorIndex {
     private final int dimensions;
     private final int efSearch;
     private final String model;
+    /** Whether every connection of the data source already runs {@link #sessionSettings} for {@link #efSearch}. */
+    private final boolean connectionsPrepared;
     /** The record of vector_store_model as last read (after Flyway ran) or written; null before the first read. */
     private volatile VectorModel record;
     private volatile long recordReadNanos;
@@ -104,6 +108,15 @@ public class PgVectorIndex implements VectorIndex {
 
     /** @param model id of the embedding model this hub embeds with, recorded with the vectors */
     public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch, String model) {
+        this(dataSource, dimensions, efSearch, model, false);
+    }
+
+    /**
+     * @param connectionsPrepared every connection {@code dataSource} hands out has run {@link #sessionSettings}
+     *                            with this {@code efSearch} (a pool's init SQL); searches then skip the transaction
+     */
+    public PgVectorIndex(DataSource dataSource, int dimensions, int efSearch, String model,
+                         boolean connectionsPrepared) {
         if (dimensions < 1 || efSearch < 1 || efSearch > MAX_EF_SEARCH) {
             throw new IllegalArgumentException("dimensions must be positive and efSearch in 1..1000, got "
                     + dimensions + " and " + efSearch);
@@ -113,6 +126,15 @@ public class PgVectorIndex implements VectorIndex {
         this.dimensions = dimensions;
         this.efSearch = efSearch;
         this.model = model;
+        this.connectionsPrepared = connectionsPrepared;
+    }
+
+    /**
+     * The settings every search needs, as SQL for a pool to run once on each new connection (session level, so no
+     * search has to set them in a transaction of its own).
+     */
+    public static String sessionSettings(int efSearch) {
+        return "set hnsw.ef_search = " + efSearch + "; set hnsw.iterative_scan = relaxed_order";
     }
 
     @Override
@@ -169,8 +191,7 @@ public class PgVectorIndex implements VectorIndex {
         if (!current.searchable(0) || current.recorded().isEmpty()) {
             current.checkSearch(name(), current.recorded().isPresent() ? 0 : count());
         }
-        return tx.execute(status -> jdbc.execute((ConnectionCallback<List<Hit>>) connection -> {
-            applySearchSettings(connection, k);
+        ConnectionCallback<List<Hit>> search = connection -> {
             PGvector vector = new PGvector(query);
             if (scope.byProject() != null) {
                 return searchProject(connection, vector, scope, k);
@@ -180,7 +201,56 @@ public class PgVectorIndex implements VectorIndex {
             return hits.size() < k
                     ? run(connection, paths == null ? SEARCH_ALL_EXACT : SEARCH_SCOPED_EXACT, vector, paths, k)
                     : hits;
+        };
+        return inSearchSettings(k, search);
+    }
+
+    /** {@code work} on a connection with the search settings for k: the session's, or a transaction's own. */
+    private <T> T inSearchSettings(int k, ConnectionCallback<T> work) {
+        if (connectionsPrepared && k <= efSearch) {
+            return jdbc.execute(work);
+        }
+        return tx.execute(status -> jdbc.execute((ConnectionCallback<T>) connection -> {
+            applySearchSettings(connection, k);
+            return work.doInConnection(connection);
         }));
+    }
+
+    /**
+     * PostgreSQL's own execution time, in ms, of the first statement {@link #search} runs for these arguments
+     * ({@code EXPLAIN (ANALYZE, TIMING OFF)}, same settings): the engine's share of a search, for benchmarks.
+     */
+    public double executionMillis(float[] query, SearchScope scope, int k) {
+        Vectors.check(query, dimensions, "query vector");
+        return inSearchSettings(k, connection -> {
+            PGvector vector = new PGvector(query);
+            String explain = "explain (analyze, timing off, format json) ";
+            SearchScope.ProjectFilter f = scope.byProject();
+            Binder binder;
+            String sql;
+            if (f != null) {
+                Array without = connection.createArrayOf("text", f.excluded().toArray());
+                Array extra = connection.createArrayOf("text", f.extra().toArray());
+                sql = SEARCH_PROJECT;
+                binder = bindProject(vector, f.project(), without, extra, k);
+            } else {
+                Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
+                sql = paths == null ? SEARCH_ALL : SEARCH_SCOPED;
+                binder = bindSearch(vector, paths, k);
+            }
+            try (PreparedStatement ps = connection.prepareStatement(explain + sql)) {
+                binder.bind(ps);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"Execution Time\":\\s*([0-9.]+)")
+                            .matcher(rs.getString(1));
+                    if (!m.find()) {
+                        throw new SQLException("no Execution Time in the EXPLAIN output");
+                    }
+                    return Double.parseDouble(m.group(1));
+                }
+            }
+        });
     }
 
     /**
@@ -196,14 +266,7 @@ public class PgVectorIndex implements VectorIndex {
         for (String sql : List.of(SEARCH_PROJECT, SEARCH_PROJECT_EXACT)) {
             for (int round = 0; round < MAX_UNKNOWN_ROUNDS; round++) {
                 Array without = connection.createArrayOf("text", excluded.toArray());
-                List<Hit> hits = run(connection, sql, ps -> {
-                    ps.setObject(1, vector);
-                    ps.setString(2, f.project());
-                    ps.setArray(3, without);
-                    ps.setArray(4, extra);
-                    ps.setObject(5, vector);
-                    ps.setInt(6, k);
-                }, k);
+                List<Hit> hits = run(connection, sql, bindProject(vector, f.project(), without, extra, k), k);
                 kept = hits.stream().filter(h -> scope.containsChunk(h.chunkId())).toList();
                 if (kept.size() == hits.size()) {
                     break;
@@ -220,6 +283,17 @@ public class PgVectorIndex implements VectorIndex {
 
     private interface Binder {
         void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private static Binder bindProject(PGvector vector, String project, Array without, Array extra, int k) {
+        return ps -> {
+            ps.setObject(1, vector);
+            ps.setString(2, project);
+            ps.setArray(3, without);
+            ps.setArray(4, extra);
+            ps.setObject(5, vector);
+            ps.setInt(6, k);
+        };
     }
 
     @Override
@@ -275,7 +349,11 @@ public class PgVectorIndex implements VectorIndex {
 
     private static List<Hit> run(Connection connection, String sql, PGvector vector, Array paths, int k)
             throws SQLException {
-        return run(connection, sql, ps -> {
+        return run(connection, sql, bindSearch(vector, paths, k), k);
+    }
+
+    private static Binder bindSearch(PGvector vector, Array paths, int k) {
+        return ps -> {
             int index = 1;
             ps.setObject(index++, vector);
             if (paths != null) {
@@ -283,7 +361,7 @@ public class PgVectorIndex implements VectorIndex {
             }
             ps.setObject(index++, vector);
             ps.setInt(index, k);
-        }, k);
+        };
     }
 
     private static List<Hit> run(Connection connection, String sql, Binder binder, int k) throws SQLException {

@@ -26,21 +26,36 @@ import java.util.TreeMap;
  */
 public class AdaptiveFusion implements FusionMethod {
     public static final String NAME = "adaptive";
+    private static final String LEXICAL = "lexical";
 
     /**
      * The agreement gate: a branch whose best overlap with another branch is at least {@code fullRatio} times
      * the best overlap between two other branches keeps its whole weight; below, the weight falls as
      * (ratio / fullRatio)^power. A large power makes it a switch: a list that shares clearly less than
      * {@code fullRatio} of what the others share is left out, one near it keeps most of its weight.
+     *
+     * <p>{@code lexicalLead} (0 = off): when BM25's first hit stands clear of its second, by at least this share
+     * of the BM25 list's range ({@code (s1 - s2) / (s1 - s_last)}), and BM25 keeps a weight, that hit is put
+     * first (fused score 1). A question that quotes its passage gives BM25 one clear winner, which a dense list
+     * that does not know the language or the names can outvote otherwise (docs/retrieval.md).
      */
-    public record Gate(double fullRatio, double power) {
-        public static final Gate DEFAULTS = new Gate(0.5, 8);
+    public record Gate(double fullRatio, double power, double lexicalLead) {
+        public static final Gate DEFAULTS = new Gate(0.5, 8, 0);
 
         public Gate {
             if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 64)) {
                 throw new IllegalArgumentException("adaptive full_ratio must be in (0, 1] and power in [0, 64], got "
                         + fullRatio + " and " + power);
             }
+            if (!(lexicalLead >= 0 && lexicalLead <= 1)) {
+                throw new IllegalArgumentException("adaptive lexical_lead must be in [0, 1] (0: off), got "
+                        + lexicalLead);
+            }
+        }
+
+        /** The gate without the lexical lead. */
+        public Gate(double fullRatio, double power) {
+            this(fullRatio, power, 0);
         }
     }
 
@@ -80,7 +95,10 @@ public class AdaptiveFusion implements FusionMethod {
         Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate);
         Map<String, Double> weights = new TreeMap<>();
         choices.forEach((b, c) -> weights.put(b, c.weight()));
-        String why = AdaptiveWeights.explain(choices);
+        String lead = lexicalLead(lists, weights);
+        String why = AdaptiveWeights.explain(choices)
+                + (lead == null ? "" : String.format(java.util.Locale.ROOT, ", lexical lead %s (gap %.2f)", lead,
+                        leadGap(lists.get(LEXICAL))));
         Map<Branch, List<Hit>> byBranch = new LinkedHashMap<>();
         Map<Branch, Double> byBranchWeight = new LinkedHashMap<>();
         lists.forEach((key, hits) -> {
@@ -89,9 +107,29 @@ public class AdaptiveFusion implements FusionMethod {
         });
         List<FusedCandidate> out = new ArrayList<>();
         CandidateAssembly.collect(byBranch, byBranchWeight, settings, (b, n, rank, w) -> w * n)
-                .forEach((id, parts) -> out.add(new FusedCandidate(id, Math.min(1.0, CandidateAssembly.sum(parts)),
-                        parts, NAME, weights, why)));
+                .forEach((id, parts) -> out.add(new FusedCandidate(id,
+                        id.equals(lead) ? 1.0 : Math.min(1.0, CandidateAssembly.sum(parts)), parts, NAME, weights, why)));
         return CandidateAssembly.sorted(out);
+    }
+
+    /**
+     * BM25's first hit when it leads by the gate's {@code lexicalLead} and BM25 keeps a weight, else null. Its
+     * fused score becomes 1, above every other chunk: with BM25's weight above 0 only a chunk at the top of every
+     * weighted list, which is this one, sums to 1.
+     */
+    private String lexicalLead(Map<String, List<Hit>> lists, Map<String, Double> weights) {
+        List<Hit> lexical = lists.get(LEXICAL);
+        if (gate.lexicalLead() <= 0 || lexical == null || lexical.size() < 2
+                || !(weights.getOrDefault(LEXICAL, 0.0) > 0) || leadGap(lexical) < gate.lexicalLead()) {
+            return null;
+        }
+        return lexical.get(0).chunkId();
+    }
+
+    /** (s1 - s2) / (s1 - s_last) of a list, best first: how far its first hit stands clear; 0 without a range. */
+    static double leadGap(List<Hit> hits) {
+        double range = AdaptiveWeights.spread(hits);
+        return hits.size() < 2 || range <= 0 ? 0 : (hits.get(0).score() - hits.get(1).score()) / range;
     }
 
     @Override

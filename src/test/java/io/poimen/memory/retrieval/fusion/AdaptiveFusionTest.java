@@ -261,4 +261,75 @@ class AdaptiveFusionTest {
         }
         return m.fuse(results, settings).stream().map(FusedCandidate::chunkId).toList();
     }
+    /**
+     * A question that quotes its passage: BM25's first hit (q0) stands far above the rest of its list, TF-IDF
+     * agrees, and the model ranks nine neighbours of its own (s0..s8) first, with a wide cosine spread, then q0 and BM25's
+     * other hits.
+     */
+    private static List<BranchResult> quotedPassage(double secondBm25) {
+        List<Hit> lexical = new ArrayList<>(List.of(new Hit("q0", 30.0), new Hit("d1", secondBm25)));
+        for (int i = 2; i < 30; i++) {
+            lexical.add(new Hit("d" + i, 10.0 - i * 0.2));
+        }
+        List<Hit> semantic = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            semantic.add(new Hit(i == 9 ? "q0" : i < 9 ? "s" + i : "d" + (i - 9), 0.8 - i * 0.02));
+        }
+        List<Hit> tfidf = new ArrayList<>(lexical.subList(0, 20).stream().map(h -> new Hit(h.chunkId(), h.score() / 3))
+                .toList());
+        return List.of(ok(Branch.LEXICAL, lexical), ok(Branch.TFIDF, tfidf), ok(Branch.SEMANTIC, semantic));
+    }
+
+    private static AdaptiveFusion withLead(double lead) {
+        return new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS, new AdaptiveFusion.Gate(0.5, 8, lead));
+    }
+
+    @Test
+    void aClearBm25WinnerGoesFirstWithTheLexicalLead() {
+        List<BranchResult> lists = quotedPassage(11.0); // gap (30 - 11) / (30 - 4.4) = 0.74
+        assertThat(fusion.fuse(lists, settings).get(0).chunkId()).as("off by default: the cosines decide").isEqualTo("s0");
+        List<FusedCandidate> led = withLead(0.5).fuse(lists, settings);
+        assertThat(led.get(0).chunkId()).isEqualTo("q0");
+        assertThat(led.get(0).score()).isEqualTo(1.0);
+        assertThat(led.get(1).score()).isLessThan(1.0);
+        assertThat(led.get(0).reason()).contains("lexical lead q0 (gap 0.74)");
+        // only the leader moves: the rest keep the order of the fusion without the lead
+        List<String> rest = fusion.fuse(lists, settings).stream().map(FusedCandidate::chunkId)
+                .filter(id -> !id.equals("q0")).toList();
+        assertThat(led.subList(1, led.size())).extracting(FusedCandidate::chunkId).containsExactlyElementsOf(rest);
+    }
+
+    @Test
+    void aBm25TopCloseToItsSecondDoesNotLead() {
+        List<BranchResult> lists = quotedPassage(28.0); // gap (30 - 28) / (30 - 4.4) = 0.08
+        List<FusedCandidate> led = withLead(0.5).fuse(lists, settings);
+        assertThat(led).extracting(FusedCandidate::chunkId)
+                .containsExactlyElementsOf(fusion.fuse(lists, settings).stream().map(FusedCandidate::chunkId).toList());
+        assertThat(led.get(0).reason()).doesNotContain("lexical lead");
+    }
+
+    @Test
+    void aBm25ListTheGateLeavesOutDoesNotLead() {
+        // the model and TF-IDF agree on d0..; BM25 alone answers elsewhere, with one clear winner
+        List<Hit> lexical = new ArrayList<>(List.of(new Hit("x0", 30.0)));
+        lexical.addAll(list("x", 29, 5.0, 0.1).subList(1, 29));
+        List<FusedCandidate> led = withLead(0.1).fuse(List.of(ok(Branch.LEXICAL, lexical),
+                ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)), ok(Branch.SEMANTIC, list("d", 30, 0.8, 0.01))), settings);
+        assertThat(led.get(0).weights().get("lexical")).isLessThan(0.01);
+        assertThat(led.get(0).chunkId()).isEqualTo("d0");
+        assertThat(led.get(0).reason()).doesNotContain("lexical lead");
+    }
+
+    @Test
+    void theLexicalLeadIsAShareOfTheRange() {
+        assertThat(new AdaptiveFusion.Gate(0.5, 8).lexicalLead()).isZero();
+        assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.5, 8, 1.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lexical_lead must be in [0, 1]");
+        assertThatThrownBy(() -> new AdaptiveFusion.Gate(0.5, 8, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(AdaptiveFusion.leadGap(list("d", 1, 3.0, 0))).isZero();
+        assertThat(AdaptiveFusion.leadGap(List.of(new Hit("a", 2.0), new Hit("b", 2.0)))).isZero();
+        assertThat(AdaptiveFusion.leadGap(List.of(new Hit("a", 3.0), new Hit("b", 2.0), new Hit("c", 1.0))))
+                .isEqualTo(0.5, within(1e-12));
+    }
 }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AdaptiveGatePolicyTest {
     private static final Pattern FULL_RATIO = Pattern.compile("(?m)^    full_ratio: .*$");
     private static final Pattern BONUS_UNIT = Pattern.compile("(?m)^    bonus_unit: .*$");
+    private static final Pattern LEXICAL_LEAD = Pattern.compile("(?m)^    lexical_lead: .*$");
     @TempDir Path dir;
 
     private static List<Hit> list(String prefix, int from, int n, double top, double step) {
@@ -98,5 +99,15 @@ class AdaptiveGatePolicyTest {
         assertThatThrownBy(() -> load(BONUS_UNIT, "    bonus_unit: percent"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("bonus_unit must be cosine or spread, got percent");
+    }
+
+    @Test
+    void theLexicalLeadIsReadFromThePolicyAndABadOneIsRejected() throws Exception {
+        assertThat(LEXICAL_LEAD.matcher(shipped()).results().count()).as("one lexical_lead").isEqualTo(1);
+        assertThat(load(LEXICAL_LEAD, "    lexical_lead: 0.4").gate().lexicalLead()).isEqualTo(0.4);
+        assertThat(load(LEXICAL_LEAD, "    lexical_lead: 0").gate().lexicalLead()).isZero();
+        assertThatThrownBy(() -> load(LEXICAL_LEAD, "    lexical_lead: 2"))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining("lexical_lead must be in [0, 1]");
     }
 }

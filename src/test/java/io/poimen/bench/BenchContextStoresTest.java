@@ -1,0 +1,52 @@
+package io.poimen.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.poimen.memory.testsupport.TestOpenSearch;
+import io.poimen.memory.testsupport.TestPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The bench's stores are picked the way a hub's are: on the prod profile, {@code POIMEN_DB_URL} names the database. */
+class BenchContextStoresTest {
+
+    @TempDir
+    Path work;
+
+    @Test
+    void onTheProdProfileTheDatabaseIsPoimenDbUrlNotTheBenchsH2() throws Exception {
+        String url = TestPostgres.freshDatabaseUrl("bench_db_url");
+        Path policy = Files.writeString(work.resolve("retrieval.yaml"), Files.readString(Path.of("policies/retrieval.yaml")));
+        // the prod profile reads ${POIMEN_DB_URL}; a system property stands in for the environment variable
+        System.setProperty("POIMEN_DB_URL", url);
+        try (ConfigurableApplicationContext spring = BenchContext.start(work, policy, List.of(
+                "--spring.profiles.active=prod", "--poimen.security.mode=none", "--server.address=127.0.0.1",
+                "--poimen.vault.path=" + work.resolve("vault"), "--poimen.opensearch.url=" + TestOpenSearch.url(),
+                "--poimen.opensearch.index=bench-db-url"), true, WebApplicationType.NONE);
+             Connection connection = spring.getBean(DataSource.class).getConnection()) {
+            assertThat(connection.getMetaData().getURL()).startsWith(url.replaceFirst("\\?.*$", ""));
+        } finally {
+            System.clearProperty("POIMEN_DB_URL");
+        }
+    }
+
+    @Test
+    void theEmbeddedProfileKeepsTheInMemoryDatabaseAndACommandLineUrlReplacesIt() {
+        Path policies = work.resolve("policies");
+
+        assertThat(BenchContext.defaultArgs(work, policies, List.of(), null))
+                .anyMatch(a -> a.startsWith("--spring.datasource.url=jdbc:h2:mem:bench"));
+        assertThat(BenchContext.defaultArgs(work, policies, List.of("--spring.datasource.url=jdbc:h2:mem:other"), null)
+                .stream().filter(a -> a.startsWith("--spring.datasource.url=")))
+                .containsExactly("--spring.datasource.url=jdbc:h2:mem:other");
+        assertThat(BenchContext.defaultArgs(work, policies, List.of(), "json-logs,prod"))
+                .noneMatch(a -> a.startsWith("--spring.datasource.url="));
+    }
+}
