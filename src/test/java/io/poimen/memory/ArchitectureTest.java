@@ -189,4 +189,41 @@ class ArchitectureTest {
             }
         }
     }
+
+    private static final String RETRIEVAL = ROOT + ".retrieval";
+
+    /**
+     * The query route's steps and the values they pass on (docs/architecture.md, "The query path"): no step reads the
+     * Camel route model (only {@code RouteBranches} does, once per route load) and the values are records.
+     */
+    @Test
+    void queryStepsAndValuesReadNoCamelModel() {
+        classes().that().resideInAPackage(RETRIEVAL + "..").and().haveSimpleNameEndingWith("Step")
+                .or().haveSimpleNameEndingWith("Query").and().resideInAPackage(RETRIEVAL + "..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage("org.apache.camel.model..")))
+                .check(HUB);
+        // the *Config classes build the Java DSL routes the code owns (timers)
+        noClasses().that().resideInAPackage(RETRIEVAL + "..").and().doNotHaveSimpleName("RouteBranches")
+                .and().haveNameNotMatching(".*Config(\\$.*)?")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.camel.model..")
+                .check(HUB);
+        classes().that().resideInAPackage(RETRIEVAL).and().haveSimpleNameEndingWith("Query")
+                .and().doNotHaveSimpleName("QueryRequest").should().beRecords().check(HUB);
+    }
+
+    /** No shared mutable state on the query path: no public field that is not final in retrieval. */
+    @Test
+    void retrievalHasNoPublicMutableField() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields().that().areDeclaredInClassesThat()
+                .resideInAPackage(RETRIEVAL + "..").and().arePublic().should().beFinal().check(HUB);
+    }
+
+    /** The session step takes what it needs from the value: it calls back into no other step of the route. */
+    @Test
+    void theSessionStepCallsNoOtherStep() {
+        noClasses().that().resideInAPackage(RETRIEVAL + ".session..")
+                .should().dependOnClassesThat(resideInAPackage(RETRIEVAL)
+                        .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith("Step")))
+                .check(HUB);
+    }
 }

@@ -102,10 +102,10 @@ public class BeirBenchmark {
                     throw new IllegalStateException(x);
                 }
             });
-            io.poimen.memory.retrieval.QueryContext ctx = done.getProperty(
-                    io.poimen.memory.retrieval.QueryContext.PROPERTY, io.poimen.memory.retrieval.QueryContext.class);
+            io.poimen.memory.retrieval.FusedQuery fused = done.getProperty(
+                    io.poimen.memory.retrieval.FusedQuery.PROPERTY, io.poimen.memory.retrieval.FusedQuery.class);
             Map<String, Object> branches = new java.util.TreeMap<>();
-            for (io.poimen.memory.retrieval.branch.BranchResult r : ctx.answers()) {
+            for (io.poimen.memory.retrieval.branch.BranchResult r : fused.answers()) {
                 List<List<Object>> hits = new ArrayList<>();
                 r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
                 branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));

@@ -3,7 +3,7 @@ package io.poimen.memory.agents;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.retrieval.SelectedQuery;
 import io.poimen.memory.retrieval.QueryResponse;
 import io.poimen.memory.security.policy.Caller;
 import io.poimen.memory.security.auth.CallerResolver;
@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
-import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,23 +117,21 @@ public class AgentEvents {
     }
 
     /**
-     * After the query route's {@code select}: when the request named an agent or a session, stores and streams
-     * {@code memory_retrieved {query, project, strategy, chunks, scores}}. The response passes through unchanged;
-     * a failure to record is logged and never fails the query.
+     * After the query route's session step: when the request named an agent or a session, stores and streams
+     * {@code memory_retrieved {query, project, strategy, chunks, scores}} (timed as {@code events}). The answer
+     * passes through unchanged; a failure to record is logged and never fails the query.
      */
-    public QueryResponse memoryRetrieved(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
-                                         @Body QueryResponse response, Exchange exchange) {
-        if (ctx == null || response == null) {
-            return response;
-        }
-        String agentId = blankToNull(ctx.request.agentId());
-        String sessionId = blankToNull(ctx.request.sessionId());
+    public SelectedQuery memoryRetrieved(SelectedQuery q, Exchange exchange) {
+        String agentId = blankToNull(q.request().agentId());
+        String sessionId = blankToNull(q.request().sessionId());
         if (agentId == null && sessionId == null) {
-            return response;
+            return q;
         }
+        long t0 = System.nanoTime();
+        QueryResponse response = q.response();
         try {
             Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("query", ctx.request.query());
+            payload.put("query", q.request().query());
             payload.put("project", response.project());
             payload.put("strategy", response.strategy());
             payload.put("chunks", response.results().stream().map(r -> {
@@ -146,7 +143,7 @@ public class AgentEvents {
                 return c;
             }).toList());
             payload.put("scores", response.results().stream().map(QueryResponse.Result::score).toList());
-            // the agent is the caller's own (QueryPipeline.parse already answered bad ids with 400)
+            // the agent is the caller's own (ParseStep already answered bad ids with 400)
             String clientId = AgentIds.checkedClientId("agent_id", agentId != null ? agentId : "unknown");
             if (sessionId != null) {
                 AgentIds.checkedSessionId("session_id", sessionId);
@@ -156,7 +153,7 @@ public class AgentEvents {
         } catch (RuntimeException e) {
             log.warn("memory_retrieved for agent {} not recorded: {}", agentId, e.toString());
         }
-        return response;
+        return q.with(response, q.rows(), q.trace().timed("events", t0));
     }
 
     /** Stores the event; the feed streams it to the live subscribers of every replica. */

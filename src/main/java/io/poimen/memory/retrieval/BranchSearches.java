@@ -67,9 +67,9 @@ public class BranchSearches {
         this.embedding = embedding;
     }
 
-    public boolean runs(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
+    public boolean runs(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q,
                         @ExchangeProperty(BRANCH) String branch) {
-        return ctx.runs(Branch.ofKey(branch));
+        return q.runs(Branch.ofKey(branch));
     }
 
     /**
@@ -79,19 +79,19 @@ public class BranchSearches {
      * factors ({@link RecencyAndHits}, off by default): they reorder the branch's own candidates, which are all
      * notes the caller may read, each by its own note time and its own selection count in the query's project.
      */
-    public BranchResult tfidf(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+    public BranchResult tfidf(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q) {
         long t0 = System.nanoTime();
-        List<Hit> hits = tfidf.search(ctx.query.terms(), ctx.request.project(), ctx.scope.paths(), ctx.readable,
-                ctx.settings.candidatesPerBranch());
-        return BranchResult.ok(Branch.TFIDF, boosted(ctx, hits), millisSince(t0));
+        List<Hit> hits = tfidf.search(q.query().terms(), q.request().project(), q.scope().paths(),
+                q.caller().readable(), q.settings().candidatesPerBranch());
+        return BranchResult.ok(Branch.TFIDF, boosted(q, hits), millisSince(t0));
     }
 
-    private List<Hit> boosted(QueryContext ctx, List<Hit> hits) {
+    private List<Hit> boosted(PlannedQuery q, List<Hit> hits) {
         if (hits.isEmpty()) {
             return hits;
         }
-        var booster = booster(ctx.settings).forQuery(ctx.query);
-        RecencyAndHits usage = ctx.settings.recencyAndHits();
+        var booster = booster(q.settings()).forQuery(q.query());
+        RecencyAndHits usage = q.settings().recencyAndHits();
         boolean used = usage.recencyOn() || usage.hitsOn();
         long now = used ? clock.millis() : 0;
         List<Hit> out = new ArrayList<>(hits.size());
@@ -102,7 +102,7 @@ public class BranchSearches {
                     h.score(), 0, "", m.keyTerms(), m.category())).factor();
             if (used && m != null) {
                 factor *= usage.factor(m.noteTimeMillis(),
-                        usage.hitsOn() ? this.hits.count(ctx.request.project(), h.chunkId()) : 0, now);
+                        usage.hitsOn() ? this.hits.count(q.request().project(), h.chunkId()) : 0, now);
             }
             out.add(new Hit(h.chunkId(), h.score() * factor));
         }
@@ -114,55 +114,56 @@ public class BranchSearches {
         return new MetadataBooster(s.keyTermBoost(), s.categoryBoost(), new QueryIntent());
     }
 
-    public BranchResult lexical(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) {
+    public BranchResult lexical(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q) {
         long t0 = System.nanoTime();
-        List<Hit> hits = lexical.search(lexicalText(ctx), ctx.scope, ctx.settings.candidatesPerBranch());
+        List<Hit> hits = lexical.search(lexicalText(q), q.scope(), q.settings().candidatesPerBranch());
         return BranchResult.ok(Branch.LEXICAL, hits, millisSince(t0));
     }
 
     /** The text the embedding endpoint turns into the query vector. */
-    public String semanticText(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
+    public String semanticText(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q, Exchange exchange) {
         exchange.setProperty(STARTED, System.nanoTime()); // the branch time includes embedding the query
-        return queryPrefix + (ctx.query.text().isBlank() ? ctx.request.query() : ctx.query.text());
+        return queryPrefix + (q.query().text().isBlank() ? q.request().query() : q.query().text());
     }
 
-    public BranchResult semantic(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
+    public BranchResult semantic(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q,
                                  @Header(VECTOR_HEADER) float[] vector, @ExchangeProperty(STARTED) Long started) {
         long t0 = started != null ? started : System.nanoTime();
-        ctx.time("embedding", t0);
+        double embedded = millisSince(t0);
         embedding.succeeded();
-        List<Hit> hits = vectors.search(vector, ctx.scope, ctx.settings.candidatesPerBranch());
-        return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0));
+        List<Hit> hits = vectors.search(vector, q.scope(), q.settings().candidatesPerBranch());
+        return BranchResult.ok(Branch.SEMANTIC, hits, millisSince(t0)).withStep("embedding", embedded);
     }
 
     /** Called by the branch-errors route configuration: the branch failed, the query goes on without it. */
     public BranchResult failed(Exchange exchange) {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         Branch branch = Branch.ofKey(exchange.getProperty(BRANCH, String.class));
-        QueryContext ctx = exchange.getProperty(QueryContext.PROPERTY, QueryContext.class);
+        PlannedQuery q = exchange.getProperty(PlannedQuery.PROPERTY, PlannedQuery.class);
+        long started = q != null ? q.plannedNanos() : System.nanoTime();
         if (e instanceof VectorModelException) { // the store is being re-embedded: not a fault of the model
             log.debug("{} branch degraded: {}", branch.key(), e.getMessage());
-            return BranchResult.failed(branch, e.getMessage(), millisSince(ctx.startedNanos));
+            return BranchResult.failed(branch, e.getMessage(), millisSince(started));
         }
         String reason = e == null ? "failed" : e.getClass().getSimpleName() + ": " + e.getMessage();
         if (branch == Branch.SEMANTIC) {
             embedding.failed(reason);
         }
         log.warn("{} branch failed: {}", branch.key(), reason);
-        return BranchResult.failed(branch, reason, millisSince(ctx.startedNanos));
+        return BranchResult.failed(branch, reason, millisSince(started));
     }
 
     /** Tags are filters, not words; mentions are searched as words. Tag-only queries search the tags. */
-    static String lexicalText(QueryContext ctx) {
-        StringBuilder text = new StringBuilder(ctx.query.text());
-        ctx.query.mentions().forEach(m -> text.append(' ').append(m));
+    static String lexicalText(PlannedQuery q) {
+        StringBuilder text = new StringBuilder(q.query().text());
+        q.query().mentions().forEach(m -> text.append(' ').append(m));
         if (text.toString().isBlank()) {
-            ctx.query.tags().forEach(t -> text.append(' ').append(t));
+            q.query().tags().forEach(t -> text.append(' ').append(t));
         }
         return text.toString().trim();
     }
 
     static double millisSince(long nanos) {
-        return QueryContext.millisSince(nanos);
+        return Trace.millisSince(nanos);
     }
 }

@@ -5,7 +5,10 @@ import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
 import io.poimen.memory.vault.Chunk;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -31,7 +34,27 @@ public class ChunkRows {
         this.store = store;
     }
 
-    public List<Chunk> read(Collection<String> ids, QueryContext ctx) {
+    /**
+     * The rows of {@code ids}: those in {@code known} as they are, the others read.
+     *
+     * @param rows     {@code known} and the rows read now (chunk id → row); an id whose row is gone is absent
+     * @param degraded null, or why the rows read now came from the lexical index instead of the note store
+     */
+    public record Read(Map<String, Chunk> rows, String degraded) {
+    }
+
+    public Read read(Collection<String> ids, Map<String, Chunk> known) {
+        List<String> missing = ids.stream().filter(id -> !known.containsKey(id)).distinct().toList();
+        Map<String, Chunk> out = new HashMap<>(known);
+        if (missing.isEmpty()) {
+            return new Read(out, null);
+        }
+        String[] degraded = {null};
+        read(missing, reason -> degraded[0] = reason).forEach(c -> out.put(c.id(), c));
+        return new Read(out, degraded[0]);
+    }
+
+    private List<Chunk> read(Collection<String> ids, Consumer<String> degrade) {
         DataAccessException failure = null;
         if (store.available()) {
             try {
@@ -47,7 +70,7 @@ public class ChunkRows {
         }
         try {
             List<Chunk> rows = lexical.chunks(ids);
-            ctx.degrade(DEGRADED_KEY, "note store unavailable (" + store.lastFailure() + "): chunk texts from "
+            degrade.accept("note store unavailable (" + store.lastFailure() + "): chunk texts from "
                     + lexical.name());
             return rows;
         } catch (UnsupportedOperationException e) {

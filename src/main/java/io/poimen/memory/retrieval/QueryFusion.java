@@ -1,74 +1,70 @@
 package io.poimen.memory.retrieval;
 
-import io.poimen.memory.retrieval.branch.BranchResult;
-import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.ops.RetrievalMetrics;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.retrieval.fusion.FusedCandidate;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
-import org.apache.camel.Exchange;
-import org.apache.camel.ExchangeProperty;
-import org.apache.camel.support.ExchangeHelper;
 
 /**
- * The fusion step after the branch multicast. It expects the branches the route wires (read from the route model,
- * so an edited route counts at once) that the plan chose; it names those that failed or timed out in
- * {@code degraded} and fuses the answers of the others.
+ * The fusion the multicast's aggregation strategy runs when the branches are done or the timeout passed. It expects
+ * the branches the route wires that the plan chose; it names those that failed or timed out in {@code degraded}
+ * and fuses the answers of the others.
  */
 public class QueryFusion {
     static final String LATE = "no answer within the branch timeout";
     static final String NO_RESULT = "the branch route answered no BranchResult";
 
     private final RetrievalMetrics metrics;
-    private final RouteBranches routes;
 
-    public QueryFusion(RetrievalMetrics metrics, RouteBranches routes) {
+    public QueryFusion(RetrievalMetrics metrics) {
         this.metrics = metrics;
-        this.routes = routes;
     }
 
-    /** Fuses the branches that the multicast of the current route wired. */
-    public QueryContext fuse(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx, Exchange exchange) {
-        return fuse(ctx, routes.wired(exchange.getContext(), ExchangeHelper.getRouteId(exchange)));
-    }
-
-    QueryContext fuse(QueryContext ctx, List<RouteBranches.Wired> wired) {
+    /** @param wired the branches the multicast of the query's route sends to, in its order */
+    public FusedQuery fuse(PlannedQuery q, BranchAnswers answers, List<RouteBranches.Wired> wired) {
         long t0 = System.nanoTime();
-        ctx.time("branches", ctx.mark); // wall time of the multicast: the slowest branch and the dispatch
+        // wall time of the multicast: the slowest branch and the dispatch (it starts as planning ends)
+        Trace trace = q.trace().withMs("branches", Trace.millis(t0 - q.plannedNanos()));
         List<Branch> expected = new ArrayList<>();
         List<BranchResult> answered = new ArrayList<>();
         for (RouteBranches.Wired w : wired) {
             Branch b = w.branch();
-            if (!ctx.runs(b)) {
+            if (!q.runs(b)) {
                 continue;
             }
             expected.add(b);
-            BranchResult r = ctx.answer(b);
+            BranchResult r = answers.answers().get(b);
             if (r == null) {
-                ctx.degrade(b, ctx.late.contains(w.position()) ? LATE : NO_RESULT);
+                trace = trace.degrade(b.key(), answers.late().contains(w.position()) ? LATE : NO_RESULT);
             } else if (!r.answered()) {
-                ctx.degrade(b, r.error());
-                ctx.timingsMs.put(b.key(), r.tookMs());
+                trace = trace.degrade(b.key(), r.error()).withMs(b.key(), r.tookMs());
             } else {
                 answered.add(r);
-                ctx.timingsMs.put(b.key(), r.tookMs());
+                trace = trace.withMs(b.key(), r.tookMs());
+            }
+            if (r != null) {
+                for (Map.Entry<String, Double> step : r.stepsMs().entrySet()) {
+                    trace = trace.withMs(step.getKey(), step.getValue());
+                }
             }
         }
-        ctx.expected = List.copyOf(expected);
-        ctx.candidates = (int) answered.stream().flatMap(r -> r.hits().stream()).map(Hit::chunkId)
-                .filter(java.util.Objects::nonNull).distinct().count();
+        int candidates = (int) answered.stream().flatMap(r -> r.hits().stream()).map(Hit::chunkId)
+                .filter(Objects::nonNull).distinct().count();
         Map<String, Integer> returned = new TreeMap<>();
         answered.forEach(r -> returned.put(r.branch().key(), r.hits().size()));
-        ctx.returned = returned;
-        ctx.fused = answered.isEmpty() ? List.of()
-                : FusionMethods.of(ctx.settings.fusion().method(), ctx.settings.calibration(), ctx.settings.gate())
-                        .fuse(answered, ctx.settings.fusion());
-        ctx.time("fusion", t0);
-        ctx.mark();
-        metrics.query(ctx.expected.stream().map(Branch::key).toList(), ctx.timingsMs, ctx.degraded.keySet());
-        return ctx;
+        List<FusedCandidate> fused = answered.isEmpty() ? List.of()
+                : FusionMethods.of(q.settings().fusion().method(), q.settings().calibration(), q.settings().gate())
+                        .fuse(answered, q.settings().fusion());
+        trace = trace.timed("fusion", t0);
+        metrics.query(expected.stream().map(Branch::key).toList(), trace.timingsMs(), trace.degraded().keySet());
+        return new FusedQuery(q, List.copyOf(answers.answers().values()), expected, fused, candidates, returned,
+                trace);
     }
 }

@@ -18,13 +18,49 @@ import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Beans of the query route. */
+/** Beans of the query route, its steps in the route's order first. */
 @Configuration
 public class RetrievalConfig {
 
     @Bean
-    QueryAccess queryAccess(CallerResolver callers, Access access, GraphService graph) {
-        return new QueryAccess(callers, access, graph);
+    ParseStep parseQuery(ObjectMapper json, RetrievalPolicy policy) {
+        return new ParseStep(json, policy, Clock.systemUTC());
+    }
+
+    @Bean
+    ProjectCheckStep projectCheck(CallerResolver callers, Access access, GraphService graph) {
+        return new ProjectCheckStep(callers, access, graph);
+    }
+
+    @Bean
+    PlanStep planQuery(GraphService graph, SearchScopes scopes, Availability embedding, NoteCatalog catalog) {
+        return new PlanStep(graph, scopes, embedding, catalog);
+    }
+
+    /** Read once per route load; a Camel event notifier (route added or removed), picked up as a bean of that type. */
+    @Bean
+    RouteBranches routeBranches() {
+        return new RouteBranches();
+    }
+
+    @Bean
+    FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics, RouteBranches routes) {
+        return new FusionAggregationStrategy(new QueryFusion(metrics), routes);
+    }
+
+    @Bean
+    ResultAccessStep resultAccess(Access access) {
+        return new ResultAccessStep(access);
+    }
+
+    @Bean
+    SelectStep selectResults(ChunkRows rows) {
+        return new SelectStep(rows);
+    }
+
+    @Bean
+    AnswerStep answerQuery() {
+        return new AnswerStep();
     }
 
     @Bean
@@ -57,16 +93,6 @@ public class RetrievalConfig {
     }
 
     @Bean
-    FusionAggregationStrategy fusionAggregationStrategy() {
-        return new FusionAggregationStrategy();
-    }
-
-    @Bean
-    QueryFusion queryFusion(RetrievalMetrics metrics) {
-        return new QueryFusion(metrics, new RouteBranches());
-    }
-
-    @Bean
     SearchScopes searchScopes(GraphService graph) {
         return new SearchScopes(graph);
     }
@@ -74,11 +100,5 @@ public class RetrievalConfig {
     @Bean
     NoteCatalog noteCatalog(GraphService graph, NoteStore notes, PoimenProperties props) {
         return new NoteCatalog(graph, notes, props.query().changedField());
-    }
-
-    @Bean
-    QueryPipeline queryPipeline(ObjectMapper json, RetrievalPolicy policy, GraphService graph, SearchScopes scopes,
-                                ChunkRows rows, Availability embedding, NoteCatalog catalog) {
-        return new QueryPipeline(json, policy, graph, scopes, rows, embedding, catalog, Clock.systemUTC());
     }
 }

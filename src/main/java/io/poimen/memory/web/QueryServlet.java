@@ -7,8 +7,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 
 /**
- * {@code POST /memory/query} straight into {@code direct:query}, the route the {@code rest:} block of
- * {@code routes/query.camel.yaml} targets, without Spring MVC's dispatch and the platform-http binding around it:
+ * {@code POST /memory/query} straight into {@code direct:query}, the start of {@code routes/query.camel.yaml}'s query
+ * route (the hub's only entry to it; the file declares no REST operation), without Spring MVC's dispatch and the platform-http binding around it:
  * the two were about a third of the HTTP layer's CPU per query (docs/retrieval-history.md). The servlet filters and the
  * security chain run as for every other path; the caller and trace id they stored are bound to the exchange as for
  * MCP tool calls. The answer goes out as bytes with its Content-Length, flushed at once; the status, Content-Type

@@ -10,6 +10,7 @@ import io.poimen.memory.security.Access;
 import io.poimen.memory.security.auth.CallerResolver;
 import java.time.Clock;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -33,6 +34,24 @@ public class WebConfig {
                 new ServletRegistrationBean<>(new QueryServlet(producer, "direct:query"), QueryServlet.PATH);
         servlet.setName("memory-query");
         return servlet;
+    }
+
+    /**
+     * The query operation of the OpenAPI document ({@code GET /memory/openapi.json} lists the rest definitions).
+     * {@link QueryServlet} takes the requests: its exact path wins over the platform-http consumer this definition
+     * also makes. Kept in code, next to the servlet, so that the route file an operator edits
+     * ({@code routes/query.camel.yaml}) declares nothing that does not run.
+     */
+    @Bean
+    RouteBuilder queryApiDocument() {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                rest("/memory").id("query-api")
+                        .post("/query").id("post-query").consumes("application/json").produces("application/json")
+                        .to("direct:query");
+            }
+        };
     }
 
     /** Ahead of the DispatcherServlet for its exact path: attachments streamed from the open file. */

@@ -288,16 +288,16 @@ class FlowRecipesLiveReloadTest {
             this.paths = paths;
         }
 
-        public BranchResult search(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx) throws InterruptedException {
+        public BranchResult search(@ExchangeProperty(PlannedQuery.PROPERTY) PlannedQuery q) throws InterruptedException {
             long t0 = System.nanoTime();
             Thread.sleep(PINNED_DELAY_MS.get());
             List<Hit> hits = new ArrayList<>();
             for (String p : paths) {
-                if (ctx.scope.contains(p)) {
+                if (q.scope().contains(p)) {
                     hits.add(new Hit(p + "#0", 1.0 / (hits.size() + 1)));
                 }
             }
-            return BranchResult.ok(Branch.ofKey("pinned"), hits, QueryContext.millisSince(t0));
+            return BranchResult.ok(Branch.ofKey("pinned"), hits, Trace.millisSince(t0));
         }
     }
 }

@@ -4,54 +4,86 @@ import io.poimen.memory.retrieval.branch.BranchResult;
 import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.ops.RetrievalMetrics;
+import io.poimen.memory.retrieval.query.QueryRouter;
+import java.nio.file.Files;
 import java.util.List;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The multicast's strategy alone: it only collects answers and notes late branches; it never fuses. */
+/**
+ * The multicast's strategy alone, as the multicast calls it: it collects immutable branch answers, notes the late
+ * ones at the timeout, and on completion fuses the branches the shipped route wires (read from its model).
+ */
 class FusionAggregationStrategyTest {
-    private final CamelContext camel = new DefaultCamelContext();
-    private final FusionAggregationStrategy strategy = new FusionAggregationStrategy();
-    private final QueryContext ctx = new QueryContext(
-            new QueryRequest("poimen", "pods crash", null, null, null, null, null, null, null),
-            RetrievalSettings.defaults());
+    private CamelContext camel;
+    private final FusionAggregationStrategy strategy = new FusionAggregationStrategy(
+            new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry())), new RouteBranches());
+    private final PlannedQuery planned = QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all());
+
+    @BeforeEach
+    void loadTheShippedQueryRoute() throws Exception {
+        camel = new DefaultCamelContext();
+        PluginHelper.getRoutesLoader(camel).loadRoutes(ResourceHelper.fromString("query.camel.yaml",
+                Files.readString(RouteBranchesTest.QUERY_ROUTE)));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        camel.close();
+    }
+
+    /** The query's exchange as the multicast's input: the planned query in its property, inside route memory-query. */
+    private Exchange input() {
+        Exchange e = new DefaultExchange(camel);
+        e.setProperty(PlannedQuery.PROPERTY, planned);
+        e.getMessage().setBody(planned);
+        e.getExchangeExtension().setFromRouteId("memory-query");
+        return e;
+    }
 
     private Exchange branch(Object body) {
         Exchange e = new DefaultExchange(camel);
-        e.setProperty(QueryContext.PROPERTY, ctx);
+        e.setProperty(PlannedQuery.PROPERTY, planned);
         e.getMessage().setBody(body);
         return e;
     }
 
+    private static BranchResult ok(Branch b, String... ids) {
+        return BranchResult.ok(b, java.util.Arrays.stream(ids).map(id -> new Hit(id, 1.0)).toList(), 1);
+    }
+
     @Test
     void theFirstCallStartsAHolderAndLaterCallsKeepIt() {
-        BranchResult lexical = BranchResult.ok(Branch.LEXICAL, List.of(new Hit("a#0", 2.0)), 1);
+        BranchResult lexical = ok(Branch.LEXICAL, "a#0");
         BranchResult semantic = BranchResult.failed(Branch.SEMANTIC, "model offline", 3);
         Exchange first = branch(lexical);
         first.getMessage().setHeader("traceparent", "00-abc-def-01");
-        Exchange second = branch(semantic);
 
         Exchange holder = strategy.aggregate(null, first);
         assertThat(holder).isNotSameAs(first);
-        assertThat(holder.getMessage().getBody()).isSameAs(ctx);
         assertThat(holder.getMessage().getHeader("traceparent")).isEqualTo("00-abc-def-01");
-        assertThat(strategy.aggregate(holder, second)).isSameAs(holder);
+        assertThat(strategy.aggregate(holder, branch(semantic))).isSameAs(holder);
 
-        assertThat(ctx.answer(Branch.LEXICAL)).isSameAs(lexical);
-        assertThat(ctx.answer(Branch.SEMANTIC)).isSameAs(semantic);
-        assertThat(ctx.fused).isEmpty(); // collecting is all it does
-        assertThat(ctx.degraded).isEmpty();
+        BranchAnswers answers = holder.getMessage().getBody(BranchAnswers.class);
+        assertThat(answers.answers()).containsEntry(Branch.LEXICAL, lexical).containsEntry(Branch.SEMANTIC, semantic);
+        assertThat(answers.late()).isEmpty();
     }
 
     @Test
     void aBranchThatAnsweredNoResultIsNotCollected() {
-        Exchange skipped = branch(ctx); // a branch the plan skips passes the query context through
-        assertThat(strategy.aggregate(null, skipped).getMessage().getBody()).isSameAs(ctx);
-        assertThat(ctx.answers()).isEmpty();
+        Exchange skipped = branch(planned); // a branch the plan skips passes the planned query through
+        assertThat(strategy.aggregate(null, skipped).getMessage().getBody(BranchAnswers.class).answers()).isEmpty();
     }
 
     @Test
@@ -67,23 +99,57 @@ class FusionAggregationStrategyTest {
         assertThat(holder.getExchangeExtension().isErrorHandlerHandledSet()).isFalse();
         assertThat(holder.getProperty(Exchange.EXCEPTION_CAUGHT)).isNull();
         assertThat(holder.getProperty(BranchSearches.BRANCH)).isNull();
-        assertThat(holder.getProperty(QueryContext.PROPERTY)).isSameAs(ctx);
-        assertThat(ctx.answer(Branch.TFIDF).error()).isEqualTo("IllegalStateException: closed");
+        assertThat(holder.getProperty(PlannedQuery.PROPERTY)).isSameAs(planned);
+        assertThat(holder.getMessage().getBody(BranchAnswers.class).answers().get(Branch.TFIDF).error())
+                .isEqualTo("IllegalStateException: closed");
     }
 
     @Test
-    void timeoutRecordsThePositionOfEachLateBranch() {
-        Exchange first = strategy.aggregate(null, branch(BranchResult.ok(Branch.TFIDF, List.of(), 1)));
-        strategy.timeout(first, 1, 3, 250);
-        strategy.timeout(first, 2, 3, 250);
-        assertThat(ctx.late()).containsExactlyInAnyOrder(1, 2);
-        assertThat(ctx.answers()).hasSize(1);
+    void onCompletionFusesTheWiredBranchesAndNamesAFailedOne() {
+        Exchange holder = strategy.aggregate(null, branch(ok(Branch.TFIDF, "a#0", "b#0")));
+        strategy.aggregate(holder, branch(ok(Branch.SEMANTIC, "b#0", "c#0")));
+        strategy.aggregate(holder, branch(BranchResult.failed(Branch.LEXICAL, "IOException: refused", 2)));
+
+        strategy.onCompletion(holder, input());
+
+        FusedQuery fused = holder.getMessage().getBody(FusedQuery.class);
+        assertThat(holder.getProperty(FusedQuery.PROPERTY)).isSameAs(fused);
+        assertThat(fused.expected()).containsExactly(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
+        assertThat(fused.trace().degraded()).containsOnlyKeys("lexical").containsEntry("lexical", "IOException: refused");
+        assertThat(fused.fused()).extracting(c -> c.chunkId()).containsExactlyInAnyOrder("a#0", "b#0", "c#0");
+        assertThat(fused.fused().get(0).chunkId()).isEqualTo("b#0"); // both branches found it
+        assertThat(fused.trace().timingsMs()).containsKeys("tfidf", "semantic", "lexical", "branches", "fusion");
+        assertThat(fused.answers()).hasSize(3);
     }
 
     @Test
-    void aTimeoutBeforeAnyAnswerIsRecordedOnTheOriginalExchange() {
-        Exchange original = branch(ctx);
+    void theBranchesStillOutAtTheTimeoutAreNamedLateAndTheOthersFused() {
+        Exchange holder = strategy.aggregate(null, branch(ok(Branch.TFIDF, "a#0")));
+        strategy.timeout(holder, 1, 3, 250);
+        strategy.timeout(holder, 2, 3, 250);
+        assertThat(holder.getMessage().getBody(BranchAnswers.class).late()).containsExactly(1, 2);
+
+        strategy.onCompletion(holder, input());
+
+        FusedQuery fused = holder.getMessage().getBody(FusedQuery.class);
+        assertThat(fused.trace().degraded()).containsEntry("semantic", QueryFusion.LATE)
+                .containsEntry("lexical", QueryFusion.LATE).doesNotContainKey("tfidf");
+        assertThat(fused.fused()).extracting(c -> c.chunkId()).containsExactly("a#0");
+    }
+
+    @Test
+    void aTimeoutBeforeAnyAnswerIsFusedOnTheQuerysOwnExchange() {
+        Exchange original = input();
         strategy.timeout(original, 0, 3, 250);
-        assertThat(ctx.late()).containsExactly(0);
+        strategy.timeout(original, 1, 3, 250);
+        strategy.timeout(original, 2, 3, 250);
+
+        strategy.onCompletion(null, original);
+
+        FusedQuery fused = original.getMessage().getBody(FusedQuery.class);
+        assertThat(fused.trace().degraded()).containsOnlyKeys("tfidf", "semantic", "lexical")
+                .containsValue(QueryFusion.LATE);
+        assertThat(fused.fused()).isEmpty();
+        assertThat(fused.candidates()).isZero();
     }
 }

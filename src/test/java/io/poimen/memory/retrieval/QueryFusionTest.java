@@ -6,25 +6,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.RouteBranches.Wired;
 import io.poimen.memory.retrieval.query.QueryRouter;
-import io.poimen.memory.retrieval.query.RoutePlan;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The fusion step expects exactly the branches the route wired and the plan chose. */
+/** The fusion expects exactly the branches the route wired and the plan chose. */
 class QueryFusionTest {
-    private final QueryFusion fusion = new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
-            new RouteBranches());
+    private final QueryFusion fusion = new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()));
 
-    private static QueryContext context(String strategy, Set<Branch> planned) {
-        QueryContext ctx = new QueryContext(
-                new QueryRequest("poimen", "why do pods crash", null, null, null, null, null, null, null),
-                RetrievalSettings.defaults());
-        ctx.plan = new RoutePlan(strategy, planned, false, "test");
-        return ctx;
+    private static PlannedQuery planned(String strategy, Set<Branch> branches) {
+        return QueryValues.planned(strategy, branches, SearchScope.all());
     }
 
     private static BranchResult ok(Branch b, String... ids) {
@@ -33,39 +28,48 @@ class QueryFusionTest {
 
     @Test
     void aBranchTheRouteDoesNotWireIsNotExpected() {
-        QueryContext ctx = context("hybrid", QueryRouter.BUILT_IN);
-        ctx.answer(ok(Branch.SEMANTIC, "a#0", "b#0"));
-        ctx.answer(ok(Branch.LEXICAL, "b#0"));
-        fusion.fuse(ctx, List.of(new Wired(Branch.SEMANTIC, 0), new Wired(Branch.LEXICAL, 1)));
-        assertThat(ctx.degraded).isEmpty();
-        assertThat(ctx.expected).containsExactly(Branch.SEMANTIC, Branch.LEXICAL);
-        assertThat(ctx.fused).extracting(c -> c.chunkId()).containsExactlyInAnyOrder("a#0", "b#0");
-        assertThat(ctx.timingsMs).containsKeys("semantic", "lexical", "fusion").doesNotContainKey("tfidf");
+        BranchAnswers answers = BranchAnswers.NONE.with(ok(Branch.SEMANTIC, "a#0", "b#0"))
+                .with(ok(Branch.LEXICAL, "b#0"));
+        FusedQuery q = fusion.fuse(planned("hybrid", QueryRouter.BUILT_IN), answers,
+                List.of(new Wired(Branch.SEMANTIC, 0), new Wired(Branch.LEXICAL, 1)));
+        assertThat(q.trace().degraded()).isEmpty();
+        assertThat(q.expected()).containsExactly(Branch.SEMANTIC, Branch.LEXICAL);
+        assertThat(q.fused()).extracting(c -> c.chunkId()).containsExactlyInAnyOrder("a#0", "b#0");
+        assertThat(q.trace().timingsMs()).containsKeys("semantic", "lexical", "branches", "fusion")
+                .doesNotContainKey("tfidf");
+        assertThat(q.candidates()).isEqualTo(2);
+        assertThat(q.returned()).containsEntry("semantic", 2).containsEntry("lexical", 1);
     }
 
     @Test
     void aWiredBranchThatIsLateFailedOrSilentIsNamedWithItsReason() {
-        QueryContext ctx = context("hybrid", QueryRouter.BUILT_IN);
         Branch recent = Branch.ofKey("recent");
-        ctx.answer(ok(Branch.SEMANTIC, "a#0"));
-        ctx.answer(BranchResult.failed(Branch.LEXICAL, "IOException: connection refused", 4));
-        ctx.late(0);
-        fusion.fuse(ctx, List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
-                new Wired(Branch.LEXICAL, 2), new Wired(recent, 3)));
-        assertThat(ctx.degraded).containsEntry("tfidf", QueryFusion.LATE)
+        BranchAnswers answers = BranchAnswers.NONE.with(ok(Branch.SEMANTIC, "a#0"))
+                .with(BranchResult.failed(Branch.LEXICAL, "IOException: connection refused", 4)).late(0);
+        FusedQuery q = fusion.fuse(planned("hybrid", QueryRouter.BUILT_IN), answers,
+                List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1), new Wired(Branch.LEXICAL, 2),
+                        new Wired(recent, 3)));
+        assertThat(q.trace().degraded()).containsEntry("tfidf", QueryFusion.LATE)
                 .containsEntry("lexical", "IOException: connection refused")
                 .containsEntry("recent", QueryFusion.NO_RESULT).doesNotContainKey("semantic");
-        assertThat(ctx.fused).extracting(c -> c.chunkId()).containsExactly("a#0");
+        assertThat(q.fused()).extracting(c -> c.chunkId()).containsExactly("a#0");
     }
 
     @Test
     void aBranchThePlanLeavesOutIsNotExpectedEvenIfWired() {
-        QueryContext ctx = context("lexical", Set.of(Branch.TFIDF, Branch.LEXICAL));
-        ctx.answer(ok(Branch.TFIDF, "a#0"));
-        ctx.answer(ok(Branch.LEXICAL, "a#0"));
-        fusion.fuse(ctx, List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
-                new Wired(Branch.LEXICAL, 2), new Wired(Branch.ofKey("recent"), 3)));
-        assertThat(ctx.degraded).isEmpty();
-        assertThat(ctx.expected).containsExactly(Branch.TFIDF, Branch.LEXICAL);
+        BranchAnswers answers = BranchAnswers.NONE.with(ok(Branch.TFIDF, "a#0")).with(ok(Branch.LEXICAL, "a#0"));
+        FusedQuery q = fusion.fuse(planned("lexical", Set.of(Branch.TFIDF, Branch.LEXICAL)), answers,
+                List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1), new Wired(Branch.LEXICAL, 2),
+                        new Wired(Branch.ofKey("recent"), 3)));
+        assertThat(q.trace().degraded()).isEmpty();
+        assertThat(q.expected()).containsExactly(Branch.TFIDF, Branch.LEXICAL);
+    }
+
+    @Test
+    void aStepTimedInsideABranchGetsItsOwnEntry() {
+        BranchAnswers answers = BranchAnswers.NONE.with(ok(Branch.SEMANTIC, "a#0").withStep("embedding", 7.5));
+        FusedQuery q = fusion.fuse(planned("semantic", Set.of(Branch.SEMANTIC)), answers,
+                List.of(new Wired(Branch.SEMANTIC, 0)));
+        assertThat(q.trace().timingsMs()).containsEntry("embedding", 7.5).containsEntry("semantic", 2.0);
     }
 }

@@ -47,4 +47,42 @@ class RouteBranchesTest {
                 .containsExactly(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
         assertThat(new RouteBranches().wired(new DefaultCamelContext(), "memory-query")).isEmpty();
     }
+
+    private static String branchRoute(String name) {
+        return "- route:\n    id: branch-" + name + "\n    from:\n      uri: direct:branch-" + name + "\n      steps:\n"
+                + "        - setProperty:\n            name: poimenBranch\n            constant: " + name + "\n"
+                + "        - log: " + name + "\n";
+    }
+
+    /**
+     * Read once per route load: the same read while no route comes or goes; a branch route added later (its own
+     * file) counts from the next call, and so does a reloaded query route.
+     */
+    @Test
+    void readOncePerRouteLoadAndAgainWhenARouteIsAddedOrRemoved() throws Exception {
+        String query = "- route:\n    id: memory-query\n    from:\n      uri: direct:query\n      steps:\n"
+                + "        - multicast:\n            steps:\n              - to: direct:branch-tfidf\n"
+                + "              - to: direct:branch-lexical\n";
+        RouteBranches branches = new RouteBranches();
+        try (CamelContext camel = new DefaultCamelContext()) {
+            camel.getManagementStrategy().addEventNotifier(branches);
+            PluginHelper.getRoutesLoader(camel).loadRoutes(ResourceHelper.fromString("q.camel.yaml",
+                    query + branchRoute("tfidf")));
+            camel.start();
+            List<RouteBranches.Wired> first = branches.wired(camel, "memory-query");
+            assertThat(first).containsExactly(new RouteBranches.Wired(Branch.TFIDF, 0));
+            assertThat(branches.wired(camel, "memory-query")).as("not read again").isSameAs(first);
+
+            PluginHelper.getRoutesLoader(camel).loadRoutes(ResourceHelper.fromString("lexical.camel.yaml",
+                    branchRoute("lexical")));
+            assertThat(branches.wired(camel, "memory-query")).containsExactly(
+                    new RouteBranches.Wired(Branch.TFIDF, 0), new RouteBranches.Wired(Branch.LEXICAL, 1));
+
+            camel.getRouteController().stopRoute("memory-query");
+            camel.removeRoute("memory-query");
+            PluginHelper.getRoutesLoader(camel).loadRoutes(ResourceHelper.fromString("q2.camel.yaml",
+                    query.replace("              - to: direct:branch-tfidf\n", "")));
+            assertThat(branches.wired(camel, "memory-query")).containsExactly(new RouteBranches.Wired(Branch.LEXICAL, 0));
+        }
+    }
 }

@@ -20,8 +20,14 @@ import io.poimen.memory.retrieval.NoteLookup;
 import io.poimen.memory.graph.LinkGraph;
 import io.poimen.memory.index.jdbc.JdbcNoteStore;
 import io.poimen.memory.mcp.NoteNeighbourhood;
-import io.poimen.memory.retrieval.QueryAccess;
-import io.poimen.memory.retrieval.QueryContext;
+import io.poimen.memory.retrieval.AllowedQuery;
+import io.poimen.memory.retrieval.AskedQuery;
+import io.poimen.memory.retrieval.FusedQuery;
+import io.poimen.memory.retrieval.PlannedQuery;
+import io.poimen.memory.retrieval.ProjectCheckStep;
+import io.poimen.memory.retrieval.ResultAccessStep;
+import io.poimen.memory.retrieval.Trace;
+import io.poimen.memory.retrieval.filter.SearchFilters;
 import io.poimen.memory.retrieval.QueryRequest;
 import io.poimen.memory.retrieval.ResultAccessFilter;
 import io.poimen.memory.retrieval.RetrievalSettings;
@@ -549,19 +555,18 @@ class PolicyDepthLeakPropertiesTest {
     /** The query's access steps: scope built from readable notes only, then the post-fusion filter. */
     private static void queryScope(Scenario s, Access audited, String project, Set<String> scope,
                                    Set<String> readable, Exchange exchange) {
-        QueryAccess access = new QueryAccess(e -> s.caller(), audited, graph);
-        QueryContext ctx = new QueryContext(new QueryRequest(project, "q", null, null, null, null, null, null, null),
-                RetrievalSettings.defaults());
-        access.checkProject(ctx, exchange);
-        // what QueryPipeline.plan builds the scope from
-        assertThat(graph.current().projectScope(project, ctx.readable)).as("query scope " + project)
+        AllowedQuery allowed = new ProjectCheckStep(e -> s.caller(), audited, graph).check(asked(project), exchange);
+        // what PlanStep builds the scope from
+        assertThat(graph.current().projectScope(project, allowed.caller().readable())).as("query scope " + project)
                 .containsExactlyInAnyOrderElementsOf(scope);
-        assertThat(scopes.scope(project, ctx.readable, List.of()).paths()).as("cached query scope " + project)
-                .containsExactlyInAnyOrderElementsOf(scope);
-        ctx.fused = NOTES.keySet().stream().map(p -> new FusedCandidate(p + "#0", 1.0, Map.of(), "weighted"))
-                .toList();
-        access.filterResults(ctx, exchange);
-        assertThat(ctx.fused).extracting(c -> ResultAccessFilter.pathOf(c.chunkId())).as("fused " + project)
+        assertThat(scopes.scope(project, allowed.caller().readable(), List.of()).paths())
+                .as("cached query scope " + project).containsExactlyInAnyOrderElementsOf(scope);
+        PlannedQuery planned = new PlannedQuery(allowed.asked().request(), allowed.asked().settings(),
+                allowed.caller(), null, null, null, allowed.trace(), 0);
+        FusedQuery fused = new ResultAccessStep(audited).filter(new FusedQuery(planned, List.of(), List.of(),
+                NOTES.keySet().stream().map(p -> new FusedCandidate(p + "#0", 1.0, Map.of(), "weighted")).toList(),
+                0, Map.of(), allowed.trace()), exchange);
+        assertThat(fused.fused()).extracting(c -> ResultAccessFilter.pathOf(c.chunkId())).as("fused " + project)
                 .containsExactlyElementsOf(NOTES.keySet().stream().filter(readable::contains).toList());
     }
 
@@ -569,8 +574,12 @@ class PolicyDepthLeakPropertiesTest {
 
     /** The query's project check alone (403 before any search). */
     private static void checkProject(Scenario s, Access audited, String project, Exchange exchange) {
-        new QueryAccess(e -> s.caller(), audited, graph).checkProject(new QueryContext(new QueryRequest(project, "q",
-                null, null, null, null, null, null, null), RetrievalSettings.defaults()), exchange);
+        new ProjectCheckStep(e -> s.caller(), audited, graph).check(asked(project), exchange);
+    }
+
+    private static AskedQuery asked(String project) {
+        return new AskedQuery(new QueryRequest(project, "q", null, null, null, null, null, null, null),
+                RetrievalSettings.defaults(), SearchFilters.NONE, Trace.startedAt(System.nanoTime()));
     }
 
     /** A denied project and a missing one: the same 403, code and message (but for the name), no reason. */

@@ -2,6 +2,7 @@ package io.poimen.memory.retrieval.branch;
 
 import io.poimen.memory.index.Hit;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -12,11 +13,25 @@ import java.util.Objects;
  * @param tookMs wall time of the branch in milliseconds (fractional)
  * @param error  null when the branch answered, else a short reason (timeout, engine down); such a branch is
  *               reported as degraded and takes no part in fusion
+ * @param stepsMs the times of steps inside the branch worth their own {@code timings_ms} entry (the semantic
+ *               branch's {@code embedding}), step → milliseconds
  */
-public record BranchResult(Branch branch, List<Hit> hits, double tookMs, String error) {
+public record BranchResult(Branch branch, List<Hit> hits, double tookMs, String error, Map<String, Double> stepsMs) {
     public BranchResult {
         Objects.requireNonNull(branch, "branch");
         hits = hits == null ? List.of() : List.copyOf(hits);
+        stepsMs = stepsMs == null ? Map.of() : Map.copyOf(stepsMs);
+    }
+
+    public BranchResult(Branch branch, List<Hit> hits, double tookMs, String error) {
+        this(branch, hits, tookMs, error, Map.of());
+    }
+
+    /** The same answer with the time of a step inside the branch. */
+    public BranchResult withStep(String step, double ms) {
+        Map<String, Double> steps = new java.util.TreeMap<>(stepsMs);
+        steps.put(step, ms);
+        return new BranchResult(branch, hits, tookMs, error, steps);
     }
 
     public static BranchResult ok(Branch branch, List<Hit> hits, double tookMs) {

@@ -2,7 +2,7 @@ package io.poimen.memory.retrieval.session;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.poimen.memory.config.PoimenProperties;
-import io.poimen.memory.retrieval.QueryPipeline;
+import io.poimen.memory.retrieval.ChunkRows;
 import io.poimen.memory.ops.Availability;
 import io.poimen.memory.retrieval.select.InMemorySessionContexts;
 import io.poimen.memory.retrieval.select.SessionContexts;
@@ -101,11 +101,10 @@ public class SessionConfig {
     }
 
     @Bean
-    SessionContextStep sessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                                          ProjectCacheStats stats, ChunkHits hits, PoimenProperties props,
-                                          QueryPipeline pipeline) {
-        return new SessionContextStep(sessions, callers, tokens, stats, hits, props.session().carryShare(),
-                props.session().carryMinScore(), pipeline);
+    SessionContextStep sessionContextStep(SessionContexts sessions, TokenCounter tokens, ProjectCacheStats stats,
+                                          ChunkHits hits, PoimenProperties props, ChunkRows rows) {
+        return new SessionContextStep(sessions, tokens, stats, hits, props.session().carryShare(),
+                props.session().carryMinScore(), rows);
     }
 
     @Bean

@@ -1,8 +1,11 @@
 package io.poimen.memory.retrieval.session;
 
-import io.poimen.memory.retrieval.QueryContext;
-import io.poimen.memory.retrieval.QueryPipeline;
+import io.poimen.memory.retrieval.CandidateItems;
+import io.poimen.memory.retrieval.ChunkRows;
 import io.poimen.memory.retrieval.QueryResponse;
+import io.poimen.memory.retrieval.RetrievalSettings;
+import io.poimen.memory.retrieval.SelectedQuery;
+import io.poimen.memory.retrieval.Trace;
 import io.poimen.memory.retrieval.select.ContextPrompt;
 import io.poimen.memory.retrieval.select.PromptTokens;
 import io.poimen.memory.retrieval.select.SessionContexts;
@@ -12,16 +15,12 @@ import io.poimen.memory.retrieval.select.SessionSelection;
 import io.poimen.memory.vault.Chunk;
 import java.util.ArrayList;
 import java.util.Comparator;
-import io.poimen.memory.security.auth.CallerResolver;
 import io.poimen.memory.vault.TokenCounter;
 import io.poimen.memory.api.ApiException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.camel.Body;
-import org.apache.camel.Exchange;
-import org.apache.camel.ExchangeProperty;
 
 /**
  * The query route's step after selection. With a {@code session_id}, orders the context for prompt-cache reuse
@@ -30,22 +29,21 @@ import org.apache.camel.ExchangeProperty;
  * over this prompt's tokens.
  * Without one the context keeps its path order. Every answer gets its call plan and is counted per project: its
  * figures ({@link ProjectCacheStats}) and each context chunk's selection ({@link ChunkHits}), in memory.
+ * Carried chunks that selection did not read are read here ({@link CandidateItems}): all it needs is in the value.
  */
 public class SessionContextStep {
     static final int MAX_SESSION_ID = 256;
 
     private final SessionContexts sessions;
-    private final CallerResolver callers;
     private final PromptTokens tokens;
     private final ProjectCacheStats stats;
     private final ChunkHits hits;
     private final double carryShare;
     private final double carryMinScore;
-    private final QueryPipeline pipeline;
+    private final ChunkRows rows;
 
-    public SessionContextStep(SessionContexts sessions, CallerResolver callers, TokenCounter tokens,
-                              ProjectCacheStats stats, ChunkHits hits, double carryShare, double carryMinScore,
-                              QueryPipeline pipeline) {
+    public SessionContextStep(SessionContexts sessions, TokenCounter tokens, ProjectCacheStats stats, ChunkHits hits,
+                              double carryShare, double carryMinScore, ChunkRows rows) {
         this.hits = hits;
         if (carryShare < 0 || carryShare > 1) {
             throw new IllegalArgumentException("poimen.session.carry-share must be within 0..1, got " + carryShare);
@@ -55,9 +53,8 @@ public class SessionContextStep {
         }
         this.carryShare = carryShare;
         this.carryMinScore = carryMinScore;
-        this.pipeline = pipeline;
+        this.rows = rows;
         this.sessions = sessions;
-        this.callers = callers;
         this.tokens = new PromptTokens(tokens);
         this.stats = stats;
     }
@@ -67,7 +64,7 @@ public class SessionContextStep {
      * the previous context that the plain selection did not pick, a result saying so.
      */
     private static QueryResponse withResults(QueryResponse response, List<SelectionItem> chosen,
-                                             Map<String, QueryResponse.Result> byId, QueryContext ctx) {
+                                             Map<String, QueryResponse.Result> byId, Map<String, Chunk> rows) {
         List<SelectionItem> byScore = new ArrayList<>(chosen);
         byScore.sort(Comparator.comparingDouble(SelectionItem::score).reversed()
                 .thenComparing(SelectionItem::chunkId));
@@ -75,7 +72,7 @@ public class SessionContextStep {
         for (SelectionItem item : byScore) {
             QueryResponse.Result r = byId.get(item.chunkId());
             if (r == null) {
-                Chunk chunk = ctx.chunkRow(item.chunkId());
+                Chunk chunk = rows.get(item.chunkId());
                 r = new QueryResponse.Result(item.chunkId(), item.path(), chunk != null ? chunk.heading() : null,
                         chunk != null ? chunk.breadcrumb() : List.of(), item.text(), item.score(),
                         new QueryResponse.Breakdown("session", Map.of(), Map.of(), item.score(), 1.0, List.of(),
@@ -88,9 +85,13 @@ public class SessionContextStep {
                 response.degradedReasons(), results, response.context(), response.timingsMs(), response.calls());
     }
 
-    public QueryResponse arrange(@ExchangeProperty(QueryContext.PROPERTY) QueryContext ctx,
-                                 @Body QueryResponse response, Exchange exchange) {
-        String sessionId = ctx.request.sessionId();
+    public SelectedQuery arrange(SelectedQuery q) {
+        long t0 = System.nanoTime();
+        QueryResponse response = q.response();
+        RetrievalSettings settings = q.fused().planned().settings();
+        Map<String, Chunk> known = q.rows();
+        Trace trace = q.trace();
+        String sessionId = q.request().sessionId();
         if (sessionId != null && sessionId.isBlank()) {
             sessionId = null;
         }
@@ -105,16 +106,21 @@ public class SessionContextStep {
         SessionContexts.Previous previous = null;
         int tokensUsed = plain.tokensUsed();
         if (sessionId != null) {
-            key = new SessionContexts.Key(callers.caller(exchange).subject(), sessionId);
+            key = new SessionContexts.Key(q.fused().planned().caller().caller().subject(), sessionId);
             previous = sessions.previous(key);
             List<String> before = previous == null ? List.of() : previous.chunkIds();
             if (carryShare > 0 && !before.isEmpty()) {
-                SessionSelection.Result carried = SessionSelection.select(before,
-                        pipeline.candidatesAmong(ctx, before), Set.copyOf(plain.chunks()), ctx.selectable,
-                        ctx.settings.topK(), ctx.settings.budgetTokens(), carryShare, carryMinScore);
+                CandidateItems.Found found = CandidateItems.among(q.fused(), before, known, rows);
+                known = found.read().rows();
+                if (found.read().degraded() != null) {
+                    trace = trace.degrade(ChunkRows.DEGRADED_KEY, found.read().degraded());
+                }
+                SessionSelection.Result carried = SessionSelection.select(before, found.items(),
+                        Set.copyOf(plain.chunks()), q.selectable(), settings.topK(), settings.budgetTokens(),
+                        carryShare, carryMinScore);
                 order = carried.ordered().stream().map(SelectionItem::chunkId).toList();
                 tokensUsed = carried.tokensUsed();
-                response = withResults(response, carried.ordered(), byId, ctx);
+                response = withResults(response, carried.ordered(), byId, known);
             } else {
                 List<String> byScore = response.results().stream().map(QueryResponse.Result::docId)
                         .filter(plain.chunks()::contains).toList();
@@ -137,10 +143,11 @@ public class SessionContextStep {
         }
         stats.served(response.project(), order.size(), promptTokens, reused);
         hits.selected(response.project(), order);
-        int candidates = ctx.candidates;
-        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, ctx.returned, order.size(),
+        int candidates = q.fused().candidates();
+        QueryResponse.CallPlan calls = new QueryResponse.CallPlan(candidates, q.fused().returned(), order.size(),
                 candidates == 0 ? 0 : 1 - (double) order.size() / candidates);
-        return response.withContext(new QueryResponse.Context(order, tokensUsed, plain.tokenBudget(),
-                sessionId, key != null ? "session" : "path", promptTokens, prefixReuse), calls);
+        QueryResponse arranged = response.withContext(new QueryResponse.Context(order, tokensUsed,
+                plain.tokenBudget(), sessionId, key != null ? "session" : "path", promptTokens, prefixReuse), calls);
+        return q.with(arranged, known, trace.timed("session", t0));
     }
 }

@@ -1,0 +1,78 @@
+package io.poimen.memory.retrieval;
+
+import io.poimen.memory.api.ApiException;
+import io.poimen.memory.graph.GraphService;
+import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.ops.Availability;
+import io.poimen.memory.retrieval.branch.Branch;
+import io.poimen.memory.retrieval.filter.NoteCatalog;
+import io.poimen.memory.retrieval.filter.NoteFacts;
+import io.poimen.memory.retrieval.filter.SearchFilters;
+import io.poimen.memory.retrieval.query.NormalizedQuery;
+import io.poimen.memory.retrieval.query.QueryNormalizer;
+import io.poimen.memory.retrieval.query.QueryRouter;
+import io.poimen.memory.retrieval.query.RoutePlan;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Query step 3: normalise, route (hybrid / lexical / ...), and scope to the readable notes of the project's graph. */
+public class PlanStep {
+    private final GraphService graph;
+    private final SearchScopes scopes;
+    private final Availability embedding;
+    private final NoteCatalog catalog;
+    private final QueryNormalizer normalizer = new QueryNormalizer();
+    private final QueryRouter router = new QueryRouter();
+
+    public PlanStep(GraphService graph, SearchScopes scopes, Availability embedding, NoteCatalog catalog) {
+        this.graph = graph;
+        this.scopes = scopes;
+        this.embedding = embedding;
+        this.catalog = catalog;
+    }
+
+    public PlannedQuery plan(AllowedQuery allowed) {
+        long t0 = System.nanoTime();
+        AskedQuery asked = allowed.asked();
+        QueryRequest request = asked.request();
+        String project = request.project();
+        if (!graph.current().projects().contains(project)) {
+            throw ApiException.notFound("unknown project: " + project);
+        }
+        Trace trace = allowed.trace();
+        NormalizedQuery query = normalizer.normalize(request.query());
+        RoutePlan plan = router.route(query, request.searchMethod(), embedding.available(),
+                asked.settings().minTokensForHybrid());
+        if (!embedding.available() && router.route(query, request.searchMethod(), true).runs(Branch.SEMANTIC)) {
+            trace = trace.degrade(Branch.SEMANTIC.key(),
+                    "skipped for a cool-down after it failed: " + embedding.lastFailure());
+        }
+        // only readable notes, reached through readable notes: a denied note never enters a branch's candidates
+        SearchScope scope = filtered(project, scopes.scope(project, allowed.caller().readable(),
+                plan.lexicalFilters() ? query.tags() : List.of()), asked.filters());
+        long end = System.nanoTime();
+        return new PlannedQuery(request, asked.settings(), allowed.caller(), query, plan, scope,
+                trace.withMs("plan", Trace.millis(end - t0)), end);
+    }
+
+    /**
+     * The scope narrowed to the notes that pass {@code filters}, before any branch runs: each branch (TF-IDF, vector,
+     * BM25, on either store) searches only those notes, so top-k fills with matching notes instead of being cut
+     * down after the search.
+     */
+    private SearchScope filtered(String project, SearchScope scope, SearchFilters filters) {
+        if (filters.none()) {
+            return scope;
+        }
+        Map<String, NoteFacts> facts = catalog.facts();
+        Set<String> kept = new LinkedHashSet<>();
+        for (String path : scope.paths()) {
+            if (filters.matches(facts.get(path))) {
+                kept.add(path);
+            }
+        }
+        return SearchScope.ofProject(project, kept, graph.current().projectNotes(project), scope.tags());
+    }
+}
