@@ -81,9 +81,9 @@ class RouteContractTest extends HubWebTestBase {
     @Test
     void aMisspelledMethodIsCaught() {
         List<String> problems = new ArrayList<>();
-        checkBean("queryPipeline", "selct", "test.yaml", problems);
+        checkBean("selectResults", "selct", "test.yaml", problems);
         checkBean("noSuchBean", "parse", "test.yaml", problems);
-        assertThat(problems).containsExactly("test.yaml: bean 'queryPipeline' has no public method 'selct'",
+        assertThat(problems).containsExactly("test.yaml: bean 'selectResults' has no public method 'selct'",
                 "test.yaml: no bean 'noSuchBean'");
     }
 
