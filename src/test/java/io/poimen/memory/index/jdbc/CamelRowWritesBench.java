@@ -73,7 +73,8 @@ public final class CamelRowWritesBench {
             SqlComponent sql = new SqlComponent();
             sql.setDataSource(dataSource);
             camel.addComponent("sql", sql);
-            camel.getRegistry().bind("required", new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
+            camel.getRegistry().bind("required",
+                    new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
             camel.addRoutes(new NoteRowsRoute());
             camel.start();
             ProducerTemplate producer = camel.createProducerTemplate();
@@ -84,11 +85,13 @@ public final class CamelRowWritesBench {
 
             LatencyStats storeMs = new LatencyStats();
             LatencyStats camelMs = new LatencyStats();
+            List<Double> camelMinusStore = new ArrayList<>(); // per batch and round: the pair ran back to back
             List<String> loads = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
                 boolean measured = r > 0; // round 0 warms both paths up
                 String loadBefore = loadAverage();
                 for (int i = 0; i < batches.size(); i++) {
+                    double[] pair = new double[2];
                     for (int side = 0; side < 2; side++) {
                         boolean camelSide = (r + i + side) % 2 == 0;
                         long t0 = System.nanoTime();
@@ -96,7 +99,11 @@ public final class CamelRowWritesBench {
                         double ms = (System.nanoTime() - t0) / 1e6;
                         if (measured) {
                             (camelSide ? camelMs : storeMs).add(ms);
+                            pair[camelSide ? 1 : 0] = ms;
                         }
+                    }
+                    if (measured) {
+                        camelMinusStore.add(pair[1] - pair[0]);
                     }
                 }
                 loads.add(loadBefore + " → " + loadAverage());
@@ -108,6 +115,10 @@ public final class CamelRowWritesBench {
             System.out.printf("%-44s %9s %9s %9s%n", "path, ms per batch", "p50", "p95", "mean");
             print("JdbcNoteStore.saveAll (JdbcTemplate)", storeMs);
             print("camel-sql, transacted route (batch=true)", camelMs);
+            List<Double> sorted = camelMinusStore.stream().sorted().toList();
+            System.out.printf("camel-sql minus JdbcNoteStore, same batch back to back: median %+.1f ms,"
+                            + " camel-sql slower in %d of %d pairs%n", sorted.get(sorted.size() / 2),
+                    sorted.stream().filter(d -> d > 0).count(), sorted.size());
             System.out.println("load average (1 min, before → after each round): " + String.join(", ", loads));
         }
     }
@@ -192,9 +203,11 @@ public final class CamelRowWritesBench {
                     chunks.add(row("id", chunk.id(), "path", chunk.path(), "project", chunk.project(),
                             "ordinal", chunk.ordinal(), "heading", chunk.heading(),
                             "breadcrumb", JSON.write(chunk.breadcrumb()), "content", chunk.text(),
-                            "tokens", chunk.tokens(), "first_sentence", metadata == null ? null : metadata.firstSentence(),
+                            "tokens", chunk.tokens(),
+                            "first_sentence", metadata == null ? null : metadata.firstSentence(),
                             "key_terms", metadata == null ? null : JSON.write(metadata.keyTerms()),
-                            "category", metadata == null ? null : metadata.category(), "tags", JSON.write(chunk.tags())));
+                            "category", metadata == null ? null : metadata.category(),
+                            "tags", JSON.write(chunk.tags())));
                 }
                 Map<String, WikiLink> firstByRaw = new LinkedHashMap<>();
                 note.links().forEach(l -> firstByRaw.putIfAbsent(l.raw(), l));
@@ -240,7 +253,8 @@ public final class CamelRowWritesBench {
             String markdown = "---\ntags: [bench]\n---\n# " + (d.title().isBlank() ? "Passage " + d.id() : d.title())
                     + "\n\n" + d.text() + "\n\n## Related\n\nSee [[" + name(docs.get((i + 1) % docs.size()))
                     + "]] and [[" + name(docs.get((i + 7) % docs.size())) + "]].\n";
-            notes.add(parser.parse("projects/bench/docs/" + name(d) + ".md", markdown.getBytes(StandardCharsets.UTF_8)));
+            String path = "projects/bench/docs/" + name(d) + ".md";
+            notes.add(parser.parse(path, markdown.getBytes(StandardCharsets.UTF_8)));
         }
         return notes;
     }
@@ -291,7 +305,8 @@ public final class CamelRowWritesBench {
     private static String fingerprint(JdbcTemplate jdbc) {
         return jdbc.queryForObject("select concat_ws(' ',"
                 + " (select count(*) || ':' || md5(string_agg(x::text, E'\\n' order by x::text)) from (select path,"
-                + " project, title, content_hash, tags, aliases, chunk_count, updated_at, front_matter from documents) x),"
+                + " project, title, content_hash, tags, aliases, chunk_count, updated_at, front_matter"
+                + " from documents) x),"
                 + " (select count(*) || ':' || md5(string_agg(x::text, E'\\n' order by x::text)) from (select * from"
                 + " chunks) x),"
                 + " (select count(*) || ':' || md5(string_agg(x::text, E'\\n' order by x::text)) from (select project,"
