@@ -161,6 +161,11 @@ def main():
     show('script rule', margins(script=True))
     show('bonus in spread units', margins(unit='spread'))
     show('script rule + spread units', margins(script=True, unit='spread'))
+    # leave-one-set-out over the bonus and its unit, with the script rule, both models together
+    family = [dict(script=True, unit=u, lexical_bonus=b) for u in ['cosine', 'spread']
+              for b in [0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]]
+    loso('leave-one-set-out, script rule + bonus and unit (fitted: unit, bonus):', family,
+         [margins(**c) for c in family], keys)
     covered = [k for k in keys if data[k][0].cov]
     if not covered:
         return
@@ -174,11 +179,16 @@ def main():
     family = [dict(script=True, lexical_bonus=b, feature=f, t=t, lo=lo) for b in [0.03, 0.05, 0.07, 0.1, 0.15, 0.2]
               for f in ['cov1', 'cov5'] for t in [0.5, 0.75, 1.0] for lo in [0.0, 0.25, 0.5]]
     family.append(dict(script=True))
-    scores = [margins(**c) for c in family]
-    print('leave-one-set-out, script rule + coverage family (fitted: bonus, feature, T, LO):')
-    for s in sorted({k[1] for k in covered}):
-        train = [k for k in covered if k[1] != s]
-        test = [k for k in covered if k[1] == s]
+    loso('leave-one-set-out, script rule + coverage family (fitted: bonus, feature, T, LO):', family,
+         [margins(**c) for c in family], covered)
+
+
+def loso(title, family, scores, keys):
+    """Each set scored with the configuration whose worst margin (then mean) over the other sets is best."""
+    print(title)
+    for s in sorted({k[1] for k in keys}):
+        train = [k for k in keys if k[1] != s]
+        test = [k for k in keys if k[1] == s]
         i = max(range(len(family)), key=lambda j: (round(min(scores[j][k] for k in train), 6),
                                                     sum(scores[j][k] for k in train)))
         print(f'  held out {s:17s} chosen {family[i]}: ' + ', '.join(f'{k[0]} {scores[i][k]:+.4f}' for k in test))
