@@ -6,6 +6,8 @@ import io.poimen.bench.eval.FusionReplay;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.retrieval.fusion.FusionMethod;
+import io.poimen.memory.index.EmbeddingModelChoice;
+import io.poimen.memory.index.ModelScripts;
 import io.poimen.memory.retrieval.fusion.FusionMethods;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,16 +64,35 @@ public class BenchReplayCommand implements Callable<Integer> {
     @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
     Path policy;
 
+    @Option(names = "--embedding-model", defaultValue = "all-minilm-l6-v2-q",
+            description = "the embedding model the dumps were made with (poimen.embedding.model): the scripts it "
+                    + "reads decide fusion.adaptive.model_scripts on the sets (default: ${DEFAULT-VALUE})")
+    String embeddingModel;
+
+    @Option(names = "--model-scripts", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "fit with fusion.adaptive.model_scripts on (default: ${DEFAULT-VALUE})")
+    boolean modelScripts;
+
     /** One grid point of the adaptive fusion. */
     record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus,
-                  CalibratedFusion.Unit unit, double lexicalLead) {
+                  CalibratedFusion.Unit unit, double lexicalLead, boolean modelScripts) {
         Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus, CalibratedFusion.Unit unit) {
             this(fullRatio, power, lexicalBonus, tfidfBonus, unit, 0);
         }
 
+        Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus, CalibratedFusion.Unit unit,
+               double lexicalLead) {
+            this(fullRatio, power, lexicalBonus, tfidfBonus, unit, lexicalLead, true);
+        }
+
         AdaptiveFusion fusion() {
+            return fusion(true);
+        }
+
+        /** The fusion for a query the embedding model reads ({@code semanticReadsQuery}) or not. */
+        AdaptiveFusion fusion(boolean semanticReadsQuery) {
             return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus).withUnit(unit),
-                    new AdaptiveFusion.Gate(fullRatio, power, lexicalLead));
+                    new AdaptiveFusion.Gate(fullRatio, power, lexicalLead, modelScripts), semanticReadsQuery);
         }
 
         /** How hard the gate cuts a branch that agrees with no other (larger: harder). */
@@ -83,7 +104,8 @@ public class BenchReplayCommand implements Callable<Integer> {
         public String toString() {
             return String.format(java.util.Locale.ROOT, "full_ratio %.2f, power %.0f, lex %.2f, tfidf %.2f%s%s",
                     fullRatio, power, lexicalBonus, tfidfBonus, unit == CalibratedFusion.Unit.SPREAD ? " ×spread" : "",
-                    lexicalLead > 0 ? String.format(java.util.Locale.ROOT, ", lead %.2f", lexicalLead) : "");
+                    lexicalLead > 0 ? String.format(java.util.Locale.ROOT, ", lead %.2f", lexicalLead) : "")
+                    + (modelScripts ? "" : ", model_scripts off");
         }
     }
 
@@ -95,6 +117,13 @@ public class BenchReplayCommand implements Callable<Integer> {
             unit = CalibratedFusion.Unit.of(bonusUnit);
         } catch (IllegalArgumentException e) {
             System.err.println("error: --bonus-unit must be cosine or spread, got " + bonusUnit);
+            return 2;
+        }
+        ModelScripts scripts;
+        try {
+            scripts = EmbeddingModelChoice.of(embeddingModel).scripts();
+        } catch (RuntimeException e) {
+            System.err.println("error: --embedding-model: " + e.getMessage());
             return 2;
         }
         List<FusionReplay.Dump> sets = new ArrayList<>();
@@ -113,8 +142,8 @@ public class BenchReplayCommand implements Callable<Integer> {
             List<FusionMethod> methods = new ArrayList<>();
             for (String m : FusionMethods.names()) {
                 methods.add(FusionMethods.of(m, s.calibration(), s.gate()));
-                System.out.printf("%-18s %-12s %8.4f%n", d.name(), m,
-                        FusionReplay.ndcg10(d, methods.get(methods.size() - 1), s.fusion()));
+                System.out.printf("%-18s %-12s %8.4f%n", d.name(), m, FusionReplay.ndcg10(d,
+                        q -> FusionMethods.of(m, s.calibration(), s.gate(), scripts.reads(q.text())), s.fusion()));
             }
             // upper bounds read with the judgments: what choosing per query among these rankings could reach
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches)%n", d.name(),
@@ -122,8 +151,10 @@ public class BenchReplayCommand implements Callable<Integer> {
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches and the methods)%n",
                     d.name(), "best-any", FusionReplay.perQueryBest(d, BRANCHES, methods, s.fusion()));
         }
-        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit, lexicalLead);
-        Fit fit = fit(sets, grid, noiseDraws, lexicalNoise, s.fusion());
+        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit, lexicalLead).stream()
+                .map(p -> new Params(p.fullRatio(), p.power(), p.lexicalBonus(), p.tfidfBonus(), p.unit(),
+                        p.lexicalLead(), modelScripts)).toList();
+        Fit fit = fit(sets, grid, noiseDraws, lexicalNoise, s.fusion(), scripts);
         System.out.println();
         printHeldOut(fit);
         int n = sets.size();
@@ -138,10 +169,11 @@ public class BenchReplayCommand implements Callable<Integer> {
         }
         System.out.println(")");
         Params shipped = new Params(s.gate().fullRatio(), s.gate().power(), s.calibration().lexical(),
-                s.calibration().tfidf(), s.calibration().unit(), s.gate().lexicalLead());
+                s.calibration().tfidf(), s.calibration().unit(), s.gate().lexicalLead(), s.gate().modelScripts());
         System.out.printf("policy's own: %s (", shipped);
         for (int i = 0; i < columns.size(); i++) {
-            double v = FusionReplay.ndcg10(columns.get(i), shipped.fusion(), s.fusion());
+            double v = FusionReplay.ndcg10(columns.get(i), fusion(shipped, i < n ? scripts : ModelScripts.ANY),
+                    s.fusion());
             System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", columns.get(i).name(), v, v - reference[i]);
         }
         System.out.println(")");
@@ -182,6 +214,16 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     static Fit fit(List<FusionReplay.Dump> sets, List<Params> grid, int noiseDraws, boolean lexicalNoise,
                    io.poimen.memory.retrieval.fusion.FusionSettings settings) {
+        return fit(sets, grid, noiseDraws, lexicalNoise, settings, ModelScripts.ANY);
+    }
+
+    /**
+     * As above, with the script rule on the real sets: a point with {@code modelScripts} gives no weight to the
+     * semantic list of a query written mostly outside {@code scripts}. The variants are scored without it: they
+     * simulate what a branch's lists do, and the script of their borrowed text says nothing about that.
+     */
+    static Fit fit(List<FusionReplay.Dump> sets, List<Params> grid, int noiseDraws, boolean lexicalNoise,
+                   io.poimen.memory.retrieval.fusion.FusionSettings settings, ModelScripts scripts) {
         int n = sets.size();
         double[] best = new double[n];
         List<FusionReplay.Dump> columns = new ArrayList<>(sets);
@@ -208,10 +250,17 @@ public class BenchReplayCommand implements Callable<Integer> {
         double[][] score = new double[grid.size()][columns.size()];
         java.util.stream.IntStream.range(0, grid.size()).parallel().forEach(g -> {
             for (int i = 0; i < columns.size(); i++) {
-                score[g][i] = FusionReplay.ndcg10(columns.get(i), grid.get(g).fusion(), settings);
+                score[g][i] = FusionReplay.ndcg10(columns.get(i),
+                        fusion(grid.get(g), i < n ? scripts : ModelScripts.ANY), settings);
             }
         });
         return new Fit(sets, columns, grid, best, reference, score);
+    }
+
+    /** The point's fusion per query: with its script rule, by whether {@code scripts} reads the query. */
+    private static java.util.function.Function<FusionReplay.Query, io.poimen.memory.retrieval.fusion.FusionMethod>
+            fusion(Params p, ModelScripts scripts) {
+        return q -> p.fusion(!p.modelScripts() || scripts.reads(q.text()));
     }
 
     /** The leave-one-set-out table: per set, the point chosen on the others, scored on it. */

@@ -24,8 +24,12 @@ import java.util.Set;
  */
 public final class FusionReplay {
 
-    /** One judged query: what each branch answered, and the judgments. */
-    public record Query(String id, List<BranchResult> branches, Map<String, Integer> qrels) {
+    /** One judged query: its text, what each branch answered, and the judgments. */
+    public record Query(String id, String text, List<BranchResult> branches, Map<String, Integer> qrels) {
+        /** A query whose text is not known (the script rule reads it as no letters: every model reads it). */
+        public Query(String id, List<BranchResult> branches, Map<String, Integer> qrels) {
+            this(id, "", branches, qrels);
+        }
     }
 
     /** A dumped set. */
@@ -56,7 +60,7 @@ public final class FusionReplay {
                 }
             });
             if (!qrels.isEmpty()) {
-                queries.add(new Query(q.getKey(), branches, qrels));
+                queries.add(new Query(q.getKey(), q.getValue().path("text").asText(""), branches, qrels));
             }
         });
         return new Dump(root.path("dataset").asText(file.getFileName().toString()), docs, queries);
@@ -95,7 +99,7 @@ public final class FusionReplay {
                 for (BranchResult r : q.branches()) {
                     branches.add(r.branch() == Branch.SEMANTIC && r.answered() ? noise(r, corpus, seed) : r);
                 }
-                out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, branches, q.qrels()));
+                out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, q.text(), branches, q.qrels()));
             }
         }
         return new Dump(dump.name() + "~noise", dump.docByChunk(), out);
@@ -132,7 +136,8 @@ public final class FusionReplay {
                 Query other = qs.get((i + k) % qs.size());
                 if (java.util.Collections.disjoint(relevant, relevant(other))
                         && !mentions(dump, other, relevant)) {
-                    out.add(new Query(qs.get(i).id(), borrowLexical(qs.get(i), other), qs.get(i).qrels()));
+                    out.add(new Query(qs.get(i).id(), qs.get(i).text(), borrowLexical(qs.get(i), other),
+                            qs.get(i).qrels()));
                     break;
                 }
             }
@@ -172,9 +177,15 @@ public final class FusionReplay {
 
     /** Mean nDCG@10 of {@code method} over the dump's queries. */
     public static double ndcg10(Dump dump, FusionMethod method, FusionSettings settings) {
+        return ndcg10(dump, q -> method, settings);
+    }
+
+    /** Mean nDCG@10 of a fusion chosen per query (e.g. by whether the embedding model reads its script). */
+    public static double ndcg10(Dump dump, java.util.function.Function<Query, FusionMethod> method,
+                                FusionSettings settings) {
         double sum = 0;
         for (Query q : dump.queries()) {
-            sum += ndcg10(dump, q, fused(q, method, settings));
+            sum += ndcg10(dump, q, fused(q, method.apply(q), settings));
         }
         return sum / Math.max(1, dump.queries().size());
     }

@@ -48,10 +48,11 @@ public final class EmbeddingModelChoice {
     private final String modelFile;
     private final String tokenizerFile;
     private final Supplier<EmbeddingModel> factory;
+    private final ModelScripts scripts;
 
     private EmbeddingModelChoice(String id, String queryPrefix, String passagePrefix, PoolingMode pooling,
                                  int dimensions, Path folder, String modelFile, String tokenizerFile,
-                                 Supplier<EmbeddingModel> factory) {
+                                 Supplier<EmbeddingModel> factory, ModelScripts scripts) {
         this.id = id;
         this.queryPrefix = queryPrefix;
         this.passagePrefix = passagePrefix;
@@ -61,22 +62,27 @@ public final class EmbeddingModelChoice {
         this.modelFile = modelFile;
         this.tokenizerFile = tokenizerFile;
         this.factory = factory;
+        this.scripts = scripts;
     }
 
-    /** Each built-in artifact holds {@code <id>.onnx} and {@code <id>-tokenizer.json}. */
+    /**
+     * Each built-in artifact holds {@code <id>.onnx} and {@code <id>-tokenizer.json}. All three were trained on
+     * English text (their model cards), so they declare the Latin script.
+     */
     private static EmbeddingModelChoice builtIn(String id, String queryPrefix, String passagePrefix,
                                                 PoolingMode pooling, Supplier<EmbeddingModel> factory) {
         return new EmbeddingModelChoice(id, queryPrefix, passagePrefix, pooling, BUILT_IN_DIMENSIONS, null,
-                id + ".onnx", id + "-tokenizer.json", factory);
+                id + ".onnx", id + "-tokenizer.json", factory, ModelScripts.LATIN);
     }
 
     /** A model read from {@code folder} (checked by {@link ModelFolder}); {@code id} names its files' contents. */
     static EmbeddingModelChoice folder(String id, String queryPrefix, String passagePrefix, PoolingMode pooling,
-                                       int dimensions, Path folder, String modelFile, String tokenizerFile) {
+                                       int dimensions, Path folder, String modelFile, String tokenizerFile,
+                                       ModelScripts scripts) {
         Path model = folder.resolve(modelFile);
         Path tokenizer = folder.resolve(tokenizerFile);
         return new EmbeddingModelChoice(id, queryPrefix, passagePrefix, pooling, dimensions, folder, modelFile,
-                tokenizerFile, () -> new OnnxEmbeddingModel(model, tokenizer, pooling));
+                tokenizerFile, () -> new OnnxEmbeddingModel(model, tokenizer, pooling), scripts);
     }
 
     /**
@@ -100,6 +106,11 @@ public final class EmbeddingModelChoice {
     /** How its token vectors become one vector. */
     PoolingMode pooling() {
         return pooling;
+    }
+
+    /** The scripts it reads (a folder's {@code scripts}; not declared: {@link ModelScripts#ANY}). */
+    public ModelScripts scripts() {
+        return scripts;
     }
 
     /** Size of its vectors. */

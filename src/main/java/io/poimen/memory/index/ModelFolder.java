@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
  * normalize: true                 # optional, default true; false is refused (the stores compare unit vectors)
  * model: model.onnx               # optional, default model.onnx: the ONNX file in the folder
  * tokenizer: tokenizer.json       # optional, default tokenizer.json
+ * scripts: [latin, han, hiragana] # optional, default: every script; the scripts its model card says it reads
  * </pre>
  *
  * The model's id in the vector stores' record is {@code name@} and the first 12 hex digits of a SHA-256 over the
@@ -46,7 +48,8 @@ final class ModelFolder {
     }
 
     private record Descriptor(String name, PoolingMode pooling, Integer dimensions, String queryPrefix,
-                              String passagePrefix, Boolean normalize, String model, String tokenizer) {
+                              String passagePrefix, Boolean normalize, String model, String tokenizer,
+                              ModelScripts scripts) {
     }
 
     /** @throws StartRefusedException naming the file (and the key) of the first problem */
@@ -68,7 +71,8 @@ final class ModelFolder {
         try {
             // the arguments are read in order, so a bad value is reported at its own key
             d = StrictYaml.parse(file, y -> new Descriptor(name(y), pooling(y), dimensions(y), text(y, "query_prefix"),
-                    text(y, "passage_prefix"), normalize(y), fileName(y, "model"), fileName(y, "tokenizer")));
+                    text(y, "passage_prefix"), normalize(y), fileName(y, "model"), fileName(y, "tokenizer"),
+                    scripts(y)));
         } catch (IOException e) {
             throw refused(folder, file + " is not readable: " + e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -94,7 +98,7 @@ final class ModelFolder {
             throw refused(folder, "cannot read " + model + " or " + tokenizer + ": " + e.getMessage());
         }
         return EmbeddingModelChoice.folder(id, d.queryPrefix() == null ? "" : d.queryPrefix(), passagePrefix,
-                d.pooling(), d.dimensions(), folder, model, tokenizer);
+                d.pooling(), d.dimensions(), folder, model, tokenizer, d.scripts());
     }
 
     private static void required(Path folder, Path file, String key, Object value) {
@@ -148,6 +152,18 @@ final class ModelFolder {
                     + "and the ONNX encoder normalises every vector it makes");
         }
         return b;
+    }
+
+    /** A list of Unicode script names or ISO 15924 codes; absent: {@link ModelScripts#ANY}. */
+    private static ModelScripts scripts(Map<String, Object> y) {
+        Object v = y.get("scripts");
+        if (v == null) {
+            return ModelScripts.ANY;
+        }
+        if (!(v instanceof List<?> list) || list.isEmpty() || !list.stream().allMatch(String.class::isInstance)) {
+            throw new IllegalArgumentException("must be a list of script names such as [latin, han], got " + v);
+        }
+        return ModelScripts.of(list.stream().map(String.class::cast).toList());
     }
 
     /** A file name in the folder itself: no folder part, so the descriptor cannot point elsewhere. */

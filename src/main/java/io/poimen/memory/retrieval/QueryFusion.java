@@ -1,6 +1,8 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
+import io.poimen.memory.index.ModelScripts;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
@@ -22,9 +24,17 @@ public class QueryFusion {
     static final String NO_RESULT = "the branch route answered no BranchResult";
 
     private final RetrievalMetrics metrics;
+    private final ModelScripts modelScripts;
 
+    /** With the default embedding model's scripts. */
     public QueryFusion(RetrievalMetrics metrics) {
+        this(metrics, EmbeddingModelChoice.defaultChoice().scripts());
+    }
+
+    /** @param modelScripts the scripts the configured embedding model reads */
+    public QueryFusion(RetrievalMetrics metrics, ModelScripts modelScripts) {
         this.metrics = metrics;
+        this.modelScripts = modelScripts;
     }
 
     /** @param wired the branches the multicast of the query's route sends to, in its order */
@@ -60,8 +70,8 @@ public class QueryFusion {
         Map<String, Integer> returned = new TreeMap<>();
         answered.forEach(r -> returned.put(r.branch().key(), r.hits().size()));
         List<FusedCandidate> fused = answered.isEmpty() ? List.of()
-                : FusionMethods.of(q.settings().fusion().method(), q.settings().calibration(), q.settings().gate())
-                        .fuse(answered, q.settings().fusion());
+                : FusionMethods.of(q.settings().fusion().method(), q.settings().calibration(), q.settings().gate(),
+                        modelScripts.reads(q.query().text())).fuse(answered, q.settings().fusion());
         trace = trace.timed("fusion", t0);
         metrics.query(expected.stream().map(Branch::key).toList(), trace.timingsMs(), trace.degraded().keySet());
         return new FusedQuery(q, List.copyOf(answers.answers().values()), expected, fused, candidates, returned,

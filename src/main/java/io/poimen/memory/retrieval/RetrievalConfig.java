@@ -44,8 +44,9 @@ public class RetrievalConfig {
     }
 
     @Bean
-    FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics, RouteBranches routes) {
-        return new FusionAggregationStrategy(new QueryFusion(metrics), routes);
+    FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics, RouteBranches routes,
+                                                        EmbeddingModelChoice model) {
+        return new FusionAggregationStrategy(new QueryFusion(metrics, model.scripts()), routes);
     }
 
     @Bean

@@ -73,7 +73,8 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
                         num(adaptive, "power", d.gate().power()),
-                        num(adaptive, "lexical_lead", d.gate().lexicalLead())),
+                        num(adaptive, "lexical_lead", d.gate().lexicalLead()),
+                        bool(adaptive, "model_scripts", d.gate().modelScripts())),
                 recencyAndHits(boosts, d.recencyAndHits()));
     }
 
@@ -142,6 +143,17 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
             return n.doubleValue();
         }
         throw new IllegalArgumentException(key + " must be a number, got " + v);
+    }
+
+    private static boolean bool(Map<String, Object> y, String key, boolean fallback) {
+        Object v = y.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw new IllegalArgumentException(key + " must be true or false, got " + v);
     }
 
     private static String str(Map<String, Object> y, String key, String fallback) {

@@ -78,6 +78,17 @@ class ModelFolderTest {
     }
 
     @Test
+    void theScriptsAModelReadsAreDeclaredInItsDescriptorAndEveryBuiltInReadsLatin() throws IOException {
+        assertThat(EmbeddingModelChoice.of(folder.toString()).scripts()).as("not declared").isEqualTo(ModelScripts.ANY);
+        descriptor(GOOD + "scripts: [latin, Hani, hiragana, katakana]\n");
+        ModelScripts declared = EmbeddingModelChoice.of(folder.toString()).scripts();
+        assertThat(declared.scripts()).containsExactlyInAnyOrder(Character.UnicodeScript.LATIN,
+                Character.UnicodeScript.HAN, Character.UnicodeScript.HIRAGANA, Character.UnicodeScript.KATAKANA);
+        assertThat(declared.reads("東京都の人口はいくつですか")).isTrue();
+        assertThat(EmbeddingModelChoice.builtIns()).allSatisfy(m -> assertThat(m.scripts()).isEqualTo(ModelScripts.LATIN));
+    }
+
+    @Test
     void otherFileNamesInTheFolderMayBeNamed() throws IOException {
         Files.move(folder.resolve("model.onnx"), folder.resolve("model_quantized.onnx"));
         assertThatThrownBy(() -> EmbeddingModelChoice.of(folder.toString())).isInstanceOf(StartRefusedException.class)
@@ -107,6 +118,10 @@ class ModelFolderTest {
                         "poimen-model.yaml:4: key 'model': must be the name of a file in the folder itself"),
                 Arguments.of("dimensions: 384", "dimensions: 384\nversion: 2",
                         "poimen-model.yaml:4: key 'version': must be 1"),
+                Arguments.of("dimensions: 384", "dimensions: 384\nscripts: latin",
+                        "poimen-model.yaml:4: key 'scripts': must be a list of script names such as [latin, han]"),
+                Arguments.of("dimensions: 384", "dimensions: 384\nscripts: [latin, klingon]",
+                        "poimen-model.yaml:4: key 'scripts': unknown script 'klingon'"),
                 Arguments.of("pooling: mean", "pooling: [mean", "not valid YAML"),
                 Arguments.of("name: team-e5\n", "", "poimen-model.yaml: key 'name' is required"),
                 Arguments.of("pooling: mean\n", "", "poimen-model.yaml: key 'pooling' is required"),

@@ -72,4 +72,39 @@ class QueryFusionTest {
                 List.of(new Wired(Branch.SEMANTIC, 0)));
         assertThat(q.trace().timingsMs()).containsEntry("embedding", 7.5).containsEntry("semantic", 2.0);
     }
+
+    /** BM25 and TF-IDF agree on d0..; the dense list puts its own chunks first, then half of theirs. */
+    private static BranchAnswers denseFirst() {
+        List<Hit> semantic = new java.util.ArrayList<>();
+        List<Hit> lexical = new java.util.ArrayList<>();
+        List<Hit> tfidf = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            semantic.add(new Hit(i < 5 ? "own#" + i : "d#" + (i - 5), 0.95 - i * 0.01 - (i < 5 ? 0 : 0.2)));
+            lexical.add(new Hit("d#" + i, 30 - i * 0.9));
+            tfidf.add(new Hit("d#" + i, 9 - i * 0.2));
+        }
+        return BranchAnswers.NONE.with(BranchResult.ok(Branch.SEMANTIC, semantic, 1))
+                .with(BranchResult.ok(Branch.LEXICAL, lexical, 1)).with(BranchResult.ok(Branch.TFIDF, tfidf, 1));
+    }
+
+    @Test
+    void aQueryInAScriptTheDefaultModelDoesNotReadIsFusedWithoutTheDenseList() {
+        List<Wired> wired = List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
+                new Wired(Branch.LEXICAL, 2));
+        FusedQuery english = fusion.fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(),
+                "why does the pod restart after it was killed"), denseFirst(), wired);
+        FusedQuery japanese = fusion.fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(),
+                "ポッドが再起動を繰り返す理由は何ですか"), denseFirst(), wired);
+        assertThat(english.fused().get(0).chunkId()).isEqualTo("own#0");
+        assertThat(english.fused().get(0).weights().get("semantic")).isGreaterThan(0.5);
+        assertThat(japanese.fused().get(0).chunkId()).isEqualTo("d#0");
+        assertThat(japanese.fused().get(0).weights()).containsEntry("semantic", 0.0);
+        assertThat(japanese.fused().get(0).reason()).contains("query script not read by the embedding model");
+        // a model that declares the script reads the same question
+        FusedQuery declared = new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
+                io.poimen.memory.index.ModelScripts.of(List.of("latin", "katakana", "hiragana", "han")))
+                .fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(),
+                        "ポッドが再起動を繰り返す理由は何ですか"), denseFirst(), wired);
+        assertThat(declared.fused().get(0).chunkId()).isEqualTo("own#0");
+    }
 }

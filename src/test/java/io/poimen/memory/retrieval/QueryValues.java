@@ -25,9 +25,14 @@ final class QueryValues {
     }
 
     static PlannedQuery planned(String strategy, Set<Branch> branches, SearchScope scope) {
+        return planned(strategy, branches, scope, QUESTION);
+    }
+
+    /** As above, the branches searching {@code text} (the request still asks {@link #QUESTION}). */
+    static PlannedQuery planned(String strategy, Set<Branch> branches, SearchScope scope, String text) {
         AskedQuery asked = asked();
         return new PlannedQuery(asked.request(), asked.settings(), QueryCaller.unchecked(Caller.LOCAL_OPERATOR),
-                new QueryNormalizer().normalize(QUESTION), new RoutePlan(strategy, branches, false, "test"), scope,
+                new QueryNormalizer().normalize(text), new RoutePlan(strategy, branches, false, "test"), scope,
                 asked.trace(), System.nanoTime());
     }
 }

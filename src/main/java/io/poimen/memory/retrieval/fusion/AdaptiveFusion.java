@@ -38,9 +38,13 @@ public class AdaptiveFusion implements FusionMethod {
      * of the BM25 list's range ({@code (s1 - s2) / (s1 - s_last)}), and BM25 keeps a weight, that hit is put
      * first (fused score 1). A question that quotes its passage gives BM25 one clear winner, which a dense list
      * that does not know the language or the names can outvote otherwise (docs/retrieval.md).
+     *
+     * <p>{@code modelScripts}: a query written mostly in a script the embedding model does not read (its declared
+     * {@link io.poimen.memory.index.ModelScripts}) gives the semantic branch no weight; the other branches keep
+     * their adaptive weights. The model's scripts are a property of the model, not a fitted number.
      */
-    public record Gate(double fullRatio, double power, double lexicalLead) {
-        public static final Gate DEFAULTS = new Gate(0.5, 8, 0);
+    public record Gate(double fullRatio, double power, double lexicalLead, boolean modelScripts) {
+        public static final Gate DEFAULTS = new Gate(0.5, 8, 0, true);
 
         public Gate {
             if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 64)) {
@@ -53,22 +57,38 @@ public class AdaptiveFusion implements FusionMethod {
             }
         }
 
-        /** The gate without the lexical lead. */
+        /** The gate without the lexical lead, with the model's scripts. */
         public Gate(double fullRatio, double power) {
             this(fullRatio, power, 0);
+        }
+
+        /** The gate with the model's scripts. */
+        public Gate(double fullRatio, double power, double lexicalLead) {
+            this(fullRatio, power, lexicalLead, true);
         }
     }
 
     private final CalibratedFusion.Bonuses bonuses;
     private final Gate gate;
+    private final boolean semanticReadsQuery;
 
     public AdaptiveFusion() {
         this(CalibratedFusion.Bonuses.DEFAULTS, Gate.DEFAULTS);
     }
 
     public AdaptiveFusion(CalibratedFusion.Bonuses bonuses, Gate gate) {
+        this(bonuses, gate, true);
+    }
+
+    /**
+     * @param semanticReadsQuery whether the embedding model reads the query's script
+     *                           ({@link io.poimen.memory.index.ModelScripts#reads}); with {@link Gate#modelScripts()}
+     *                           off it is not looked at
+     */
+    public AdaptiveFusion(CalibratedFusion.Bonuses bonuses, Gate gate, boolean semanticReadsQuery) {
         this.bonuses = bonuses;
         this.gate = gate;
+        this.semanticReadsQuery = semanticReadsQuery;
     }
 
     @Override
@@ -92,7 +112,8 @@ public class AdaptiveFusion implements FusionMethod {
             // BM25 and TF-IDF alone (a lexical route, or the semantic branch down): no cosine to set the scale
             return new WeightedFusion().fuse(results, settings);
         }
-        Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate);
+        Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate,
+                !gate.modelScripts() || semanticReadsQuery);
         Map<String, Double> weights = new TreeMap<>();
         choices.forEach((b, c) -> weights.put(b, c.weight()));
         String lead = lexicalLead(lists, weights);

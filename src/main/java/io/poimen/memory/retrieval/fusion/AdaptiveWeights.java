@@ -25,6 +25,9 @@ import java.util.TreeMap;
  * When the other branches do not agree with each other either, or b has no two others, nothing says which list
  * is the noise and the gate is 1. When every gated weight is 0 the gates are left out; when every weight is
  * still 0 the branches share equally. Weights are then divided by their sum.
+ *
+ * <p><b>Script.</b> When the embedding model does not read the query's script, the semantic branch's weight is 0
+ * and the rules above choose among the other branches (when only the semantic branch answered, it keeps its say).
  */
 final class AdaptiveWeights {
     /** The branch whose scores are cosine similarities. */
@@ -33,13 +36,23 @@ final class AdaptiveWeights {
     private AdaptiveWeights() {
     }
 
-    /** One branch's weight and what it came from. */
-    record Choice(double weight, double scale, double overlap, double gate) {
+    /** One branch's weight and what it came from; {@code unread}: the model does not read the query's script. */
+    record Choice(double weight, double scale, double overlap, double gate, boolean unread) {
     }
 
     /** @param lists branch key → its hits, best first, each chunk once, none empty */
     static Map<String, Choice> choose(Map<String, List<Hit>> lists, CalibratedFusion.Bonuses bonuses,
                                       AdaptiveFusion.Gate gate) {
+        return choose(lists, bonuses, gate, true);
+    }
+
+    /**
+     * @param semanticReadsQuery false: the embedding model does not read the query's script, so the semantic
+     *                           branch counts for nothing when another branch answered
+     */
+    static Map<String, Choice> choose(Map<String, List<Hit>> lists, CalibratedFusion.Bonuses bonuses,
+                                      AdaptiveFusion.Gate gate, boolean semanticReadsQuery) {
+        boolean dropSemantic = !semanticReadsQuery && lists.keySet().stream().anyMatch(b -> !COSINE_BRANCH.equals(b));
         Map<String, List<String>> ids = new TreeMap<>();
         lists.forEach((b, hits) -> ids.put(b, hits.stream().map(Hit::chunkId).toList()));
         Map<String, double[]> parts = new TreeMap<>(); // scale, overlap, gate
@@ -64,20 +77,25 @@ final class AdaptiveWeights {
                     : Math.pow(Math.min(1, overlap / others / gate.fullRatio()), gate.power());
             parts.put(b, new double[] {scale, overlap, g});
         }
-        boolean anyGate = parts.values().stream().anyMatch(p -> p[0] * p[2] > 0);
-        boolean anyScale = parts.values().stream().anyMatch(p -> p[0] > 0);
+        Map<String, double[]> counted = new TreeMap<>(parts);
+        if (dropSemantic) {
+            counted.remove(COSINE_BRANCH);
+        }
+        boolean anyGate = counted.values().stream().anyMatch(p -> p[0] * p[2] > 0);
+        boolean anyScale = counted.values().stream().anyMatch(p -> p[0] > 0);
         double total = 0;
         Map<String, Double> raw = new TreeMap<>();
         for (Map.Entry<String, double[]> e : parts.entrySet()) {
             double[] p = e.getValue();
-            double w = anyGate ? p[0] * p[2] : anyScale ? p[0] : 1;
+            double w = !counted.containsKey(e.getKey()) ? 0 : anyGate ? p[0] * p[2] : anyScale ? p[0] : 1;
             raw.put(e.getKey(), w);
             total += w;
         }
         Map<String, Choice> out = new TreeMap<>();
         for (Map.Entry<String, double[]> e : parts.entrySet()) {
             double[] p = e.getValue();
-            out.put(e.getKey(), new Choice(raw.get(e.getKey()) / total, p[0], p[1], p[2]));
+            out.put(e.getKey(), new Choice(raw.get(e.getKey()) / total, p[0], p[1], p[2],
+                    !counted.containsKey(e.getKey())));
         }
         return out;
     }
@@ -85,9 +103,10 @@ final class AdaptiveWeights {
     /** "adaptive weights lexical 0.29 (bonus 0.10, overlap 0.42), semantic 0.71 (cosine spread 0.24, ...)". */
     static String explain(Map<String, Choice> choices) {
         List<String> parts = new ArrayList<>();
-        choices.forEach((b, c) -> parts.add(String.format(Locale.ROOT, "%s %.2f (%s %.2f, overlap %.2f%s)", b,
+        choices.forEach((b, c) -> parts.add(String.format(Locale.ROOT, "%s %.2f (%s %.2f, overlap %.2f%s%s)", b,
                 c.weight(), COSINE_BRANCH.equals(b) ? "cosine spread" : "bonus", c.scale(), c.overlap(),
-                c.gate() < 1 ? String.format(Locale.ROOT, ", gate %.2f", c.gate()) : "")));
+                c.gate() < 1 ? String.format(Locale.ROOT, ", gate %.2f", c.gate()) : "",
+                c.unread() ? ", query script not read by the embedding model" : "")));
         return "adaptive weights " + String.join(", ", parts);
     }
 

@@ -23,8 +23,17 @@ public final class FusionMethods {
 
     /** The method by name; calibrated and adaptive with the given bonuses, adaptive with the given gate. */
     public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses, AdaptiveFusion.Gate gate) {
+        return of(name, bonuses, gate, true);
+    }
+
+    /**
+     * As {@link #of(String, CalibratedFusion.Bonuses, AdaptiveFusion.Gate)}, for one query: {@code semanticReadsQuery}
+     * says whether the embedding model reads the query's script (only the adaptive fusion looks at it).
+     */
+    public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses, AdaptiveFusion.Gate gate,
+                                  boolean semanticReadsQuery) {
         if (AdaptiveFusion.NAME.equals(name)) {
-            return new AdaptiveFusion(bonuses, gate);
+            return new AdaptiveFusion(bonuses, gate, semanticReadsQuery);
         }
         return CalibratedFusion.NAME.equals(name) ? new CalibratedFusion(bonuses) : of(name);
     }

@@ -332,4 +332,51 @@ class AdaptiveFusionTest {
         assertThat(AdaptiveFusion.leadGap(List.of(new Hit("a", 3.0), new Hit("b", 2.0), new Hit("c", 1.0))))
                 .isEqualTo(0.5, within(1e-12));
     }
+
+    /** The semantic list agrees with BM25 and TF-IDF on half its top but puts its own chunks first. */
+    private static List<BranchResult> denseFirstLists() {
+        List<Hit> semantic = new ArrayList<>(list("own", 5, 0.95, 0.01));
+        semantic.addAll(list("d", 25, 0.7, 0.01));
+        return List.of(ok(Branch.LEXICAL, list("d", 30, 30.0, 0.9)), ok(Branch.TFIDF, list("d", 30, 9.0, 0.2)),
+                ok(Branch.SEMANTIC, semantic));
+    }
+
+    @Test
+    void aQueryTheModelCannotReadGivesTheSemanticBranchNoWeight() {
+        AdaptiveFusion.Gate gate = AdaptiveFusion.Gate.DEFAULTS;
+        assertThat(gate.modelScripts()).isTrue();
+        List<FusedCandidate> read = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS, gate, true)
+                .fuse(denseFirstLists(), settings);
+        List<FusedCandidate> unread = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS, gate, false)
+                .fuse(denseFirstLists(), settings);
+        // read: the gate keeps the dense list and its own chunks lead
+        assertThat(read.get(0).chunkId()).isEqualTo("own0");
+        assertThat(read.get(0).weights().get("semantic")).isGreaterThan(0.5);
+        // not read: BM25's order, the weights of the other branches as the adaptive rules give them
+        assertThat(unread.get(0).weights()).containsEntry("semantic", 0.0).containsEntry("lexical", 1.0)
+                .containsEntry("tfidf", 0.0);
+        assertThat(unread.subList(0, 10)).extracting(FusedCandidate::chunkId)
+                .containsExactly("d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9");
+        assertThat(unread.get(0).reason()).contains("semantic 0.00").contains("query script not read");
+        assertThat(read.get(0).reason()).doesNotContain("query script not read");
+    }
+
+    @Test
+    void withModelScriptsOffTheQueryScriptIsNotLookedAt() {
+        AdaptiveFusion.Gate off = new AdaptiveFusion.Gate(0.5, 8, 0, false);
+        List<FusedCandidate> unread = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS, off, false)
+                .fuse(denseFirstLists(), settings);
+        assertThat(unread).extracting(FusedCandidate::chunkId).isEqualTo(new AdaptiveFusion()
+                .fuse(denseFirstLists(), settings).stream().map(FusedCandidate::chunkId).toList());
+        assertThat(unread.get(0).chunkId()).isEqualTo("own0");
+    }
+
+    @Test
+    void aSemanticListAloneKeepsItsSayWhateverTheScript() {
+        List<FusedCandidate> fused = new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS,
+                AdaptiveFusion.Gate.DEFAULTS, false).fuse(List.of(ok(Branch.SEMANTIC, list("s", 5, 0.9, 0.1)),
+                BranchResult.failed(Branch.LEXICAL, "down", 1)), settings);
+        assertThat(fused).extracting(FusedCandidate::chunkId).containsExactly("s0", "s1", "s2", "s3", "s4");
+        assertThat(fused.get(0).weights()).containsEntry("semantic", 1.0);
+    }
 }

@@ -25,6 +25,7 @@ class AdaptiveGatePolicyTest {
     private static final Pattern FULL_RATIO = Pattern.compile("(?m)^    full_ratio: .*$");
     private static final Pattern BONUS_UNIT = Pattern.compile("(?m)^    bonus_unit: .*$");
     private static final Pattern LEXICAL_LEAD = Pattern.compile("(?m)^    lexical_lead: .*$");
+    private static final Pattern MODEL_SCRIPTS = Pattern.compile("(?m)^    model_scripts: .*$");
     @TempDir Path dir;
 
     private static List<Hit> list(String prefix, int from, int n, double top, double step) {
@@ -109,5 +110,15 @@ class AdaptiveGatePolicyTest {
         assertThatThrownBy(() -> load(LEXICAL_LEAD, "    lexical_lead: 2"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("lexical_lead must be in [0, 1]");
+    }
+
+    @Test
+    void theModelScriptsSwitchIsReadFromThePolicyAndABadOneIsRejected() throws Exception {
+        assertThat(MODEL_SCRIPTS.matcher(shipped()).results().count()).as("one model_scripts").isEqualTo(1);
+        assertThat(load(MODEL_SCRIPTS, "    model_scripts: false").gate().modelScripts()).isFalse();
+        assertThat(load(MODEL_SCRIPTS, "    model_scripts: true").gate().modelScripts()).isTrue();
+        assertThatThrownBy(() -> load(MODEL_SCRIPTS, "    model_scripts: 1"))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining("model_scripts must be true or false, got 1");
     }
 }
