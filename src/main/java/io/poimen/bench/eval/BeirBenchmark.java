@@ -2,6 +2,8 @@ package io.poimen.bench.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.retrieval.PlannedQuery;
+import io.poimen.memory.retrieval.branch.BranchResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -91,26 +93,26 @@ public class BeirBenchmark {
      */
     public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
         Map<String, Object> queriesOut = new LinkedHashMap<>();
-        for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
-            Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
-            body.put("project", BeirVault.PROJECT);
-            body.put("query", q.getValue());
-            org.apache.camel.Exchange done = producer.send("direct:query", e -> {
-                try {
-                    e.getMessage().setBody(json.writeValueAsBytes(body));
-                } catch (com.fasterxml.jackson.core.JsonProcessingException x) {
-                    throw new IllegalStateException(x);
+        try (BranchAnswerTap tap = BranchAnswerTap.on(producer.getCamelContext())) {
+            for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
+                Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
+                body.put("project", BeirVault.PROJECT);
+                body.put("query", q.getValue());
+                org.apache.camel.Exchange done = producer.send("direct:query", e -> {
+                    try {
+                        e.getMessage().setBody(json.writeValueAsBytes(body));
+                    } catch (com.fasterxml.jackson.core.JsonProcessingException x) {
+                        throw new IllegalStateException(x);
+                    }
+                });
+                Map<String, Object> branches = new java.util.TreeMap<>();
+                for (BranchResult r : tap.take(done.getProperty(PlannedQuery.PROPERTY, PlannedQuery.class))) {
+                    List<List<Object>> hits = new ArrayList<>();
+                    r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
+                    branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
                 }
-            });
-            io.poimen.memory.retrieval.FusedQuery fused = done.getProperty(
-                    io.poimen.memory.retrieval.FusedQuery.PROPERTY, io.poimen.memory.retrieval.FusedQuery.class);
-            Map<String, Object> branches = new java.util.TreeMap<>();
-            for (io.poimen.memory.retrieval.branch.BranchResult r : fused.answers()) {
-                List<List<Object>> hits = new ArrayList<>();
-                r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
-                branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
+                queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
             }
-            queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("dataset", set.name());

@@ -87,7 +87,7 @@ public final class EngineFloor {
                 long t = System.nanoTime();
                 pgvector.search(vector, scope, k);
                 floor += add(out, PGVECTOR_CALL, t);
-                out.get(PGVECTOR_EXECUTION).add(pgvector.executionMillis(vector, scope, k));
+                out.get(PGVECTOR_EXECUTION).add(PgVectorExplain.executionMillis(pgvector, vector, scope, k));
             }
             long t = System.nanoTime();
             tfidf.search(q.terms(), project, null, k);

@@ -68,7 +68,6 @@ public class FusionAggregationStrategy implements AggregationStrategy {
         FusedQuery fused = fusion.fuse(planned, answersOf(target),
                 routes.wired(input.getContext(), ExchangeHelper.getRouteId(input)));
         target.getMessage().setBody(fused);
-        target.setProperty(FusedQuery.PROPERTY, fused);
     }
 
     private static BranchAnswers answersOf(Exchange exchange) {

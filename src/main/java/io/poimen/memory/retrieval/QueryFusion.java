@@ -74,7 +74,6 @@ public class QueryFusion {
                         modelScripts.reads(q.query().text())).fuse(answered, q.settings().fusion());
         trace = trace.timed("fusion", t0);
         metrics.query(expected.stream().map(Branch::key).toList(), trace.timingsMs(), trace.degraded().keySet());
-        return new FusedQuery(q, List.copyOf(answers.answers().values()), expected, fused, candidates, returned,
-                trace);
+        return new FusedQuery(q, expected, fused, candidates, returned, trace);
     }
 }

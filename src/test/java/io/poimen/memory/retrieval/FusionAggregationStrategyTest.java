@@ -113,13 +113,11 @@ class FusionAggregationStrategyTest {
         strategy.onCompletion(holder, input());
 
         FusedQuery fused = holder.getMessage().getBody(FusedQuery.class);
-        assertThat(holder.getProperty(FusedQuery.PROPERTY)).isSameAs(fused);
         assertThat(fused.expected()).containsExactly(Branch.TFIDF, Branch.SEMANTIC, Branch.LEXICAL);
         assertThat(fused.trace().degraded()).containsOnlyKeys("lexical").containsEntry("lexical", "IOException: refused");
         assertThat(fused.fused()).extracting(c -> c.chunkId()).containsExactlyInAnyOrder("a#0", "b#0", "c#0");
         assertThat(fused.fused().get(0).chunkId()).isEqualTo("b#0"); // both branches found it
         assertThat(fused.trace().timingsMs()).containsKeys("tfidf", "semantic", "lexical", "branches", "fusion");
-        assertThat(fused.answers()).hasSize(3);
     }
 
     @Test

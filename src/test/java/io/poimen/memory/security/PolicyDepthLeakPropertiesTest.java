@@ -563,7 +563,7 @@ class PolicyDepthLeakPropertiesTest {
                 .as("cached query scope " + project).containsExactlyInAnyOrderElementsOf(scope);
         PlannedQuery planned = new PlannedQuery(allowed.asked().request(), allowed.asked().settings(),
                 allowed.caller(), null, null, null, allowed.trace(), 0);
-        FusedQuery fused = new ResultAccessStep(audited).filter(new FusedQuery(planned, List.of(), List.of(),
+        FusedQuery fused = new ResultAccessStep(audited).filter(new FusedQuery(planned, List.of(),
                 NOTES.keySet().stream().map(p -> new FusedCandidate(p + "#0", 1.0, Map.of(), "weighted")).toList(),
                 0, Map.of(), allowed.trace()), exchange);
         assertThat(fused.fused()).extracting(c -> ResultAccessFilter.pathOf(c.chunkId())).as("fused " + project)

@@ -192,15 +192,12 @@ public class PgVectorIndex implements VectorIndex {
             current.checkSearch(name(), current.recorded().isPresent() ? 0 : count());
         }
         ConnectionCallback<List<Hit>> search = connection -> {
-            PGvector vector = new PGvector(query);
-            if (scope.byProject() != null) {
-                return searchProject(connection, vector, scope, k);
+            SearchStatement first = firstStatement(connection, new PGvector(query), scope, k);
+            if (first.project() != null) {
+                return searchProject(connection, first, scope, k);
             }
-            Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
-            List<Hit> hits = run(connection, paths == null ? SEARCH_ALL : SEARCH_SCOPED, vector, paths, k);
-            return hits.size() < k
-                    ? run(connection, paths == null ? SEARCH_ALL_EXACT : SEARCH_SCOPED_EXACT, vector, paths, k)
-                    : hits;
+            List<Hit> hits = run(connection, first);
+            return hits.size() < k ? run(connection, first.exact()) : hits;
         };
         return inSearchSettings(k, search);
     }
@@ -217,83 +214,94 @@ public class PgVectorIndex implements VectorIndex {
     }
 
     /**
-     * PostgreSQL's own execution time, in ms, of the first statement {@link #search} runs for these arguments
-     * ({@code EXPLAIN (ANALYZE, TIMING OFF)}, same settings): the engine's share of a search, for benchmarks.
+     * Runs {@code work} with the first statement {@link #search} runs for these arguments, on a connection with the
+     * same search settings, and returns what it answers: a benchmark can run that very statement its own way (EXPLAIN
+     * ANALYZE) without the index knowing about it.
      */
-    public double executionMillis(float[] query, SearchScope scope, int k) {
+    public <T> T withSearchStatement(float[] query, SearchScope scope, int k, StatementWork<T> work) {
         Vectors.check(query, dimensions, "query vector");
-        return inSearchSettings(k, connection -> {
-            PGvector vector = new PGvector(query);
-            String explain = "explain (analyze, timing off, format json) ";
-            SearchScope.ProjectFilter f = scope.byProject();
-            Binder binder;
-            String sql;
-            if (f != null) {
-                Array without = connection.createArrayOf("text", f.excluded().toArray());
-                Array extra = connection.createArrayOf("text", f.extra().toArray());
-                sql = SEARCH_PROJECT;
-                binder = bindProject(vector, f.project(), without, extra, k);
-            } else {
-                Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
-                sql = paths == null ? SEARCH_ALL : SEARCH_SCOPED;
-                binder = bindSearch(vector, paths, k);
+        return inSearchSettings(k, connection ->
+                work.run(connection, firstStatement(connection, new PGvector(query), scope, k)));
+    }
+
+    /** What {@link #withSearchStatement} hands a statement to. */
+    public interface StatementWork<T> {
+        T run(Connection connection, SearchStatement statement) throws SQLException;
+    }
+
+    /**
+     * One search statement and its parameters. {@code project} (with {@code without} and {@code extra}) is set for
+     * a project filter, {@code paths} for a scope of listed paths; neither for all chunks.
+     */
+    public record SearchStatement(String sql, PGvector vector, Array paths, String project, Array without,
+                                  Array extra, int k) {
+        /** Binds the parameters, in the order {@link #sql} takes them. */
+        public void bind(PreparedStatement ps) throws SQLException {
+            int index = 1;
+            ps.setObject(index++, vector);
+            if (project != null) {
+                ps.setString(index++, project);
+                ps.setArray(index++, without);
+                ps.setArray(index++, extra);
+            } else if (paths != null) {
+                ps.setArray(index++, paths);
             }
-            try (PreparedStatement ps = connection.prepareStatement(explain + sql)) {
-                binder.bind(ps);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"Execution Time\":\\s*([0-9.]+)")
-                            .matcher(rs.getString(1));
-                    if (!m.find()) {
-                        throw new SQLException("no Execution Time in the EXPLAIN output");
-                    }
-                    return Double.parseDouble(m.group(1));
-                }
-            }
-        });
+            ps.setObject(index++, vector);
+            ps.setInt(index, k);
+        }
+
+        /** The same search as an exact scan (the HNSW index cannot serve it). */
+        SearchStatement exact() {
+            String twin = project != null ? SEARCH_PROJECT_EXACT : paths != null ? SEARCH_SCOPED_EXACT
+                    : SEARCH_ALL_EXACT;
+            return new SearchStatement(twin, vector, paths, project, without, extra, k);
+        }
+
+        /** The same project filter, excluding these paths. */
+        SearchStatement without(Array excluded) {
+            return new SearchStatement(sql, vector, paths, project, excluded, extra, k);
+        }
+    }
+
+    /** The statement a search starts with: through the HNSW index, on the scope's paths or project filter. */
+    private static SearchStatement firstStatement(Connection connection, PGvector vector, SearchScope scope, int k)
+            throws SQLException {
+        SearchScope.ProjectFilter f = scope.byProject();
+        if (f != null) {
+            return new SearchStatement(SEARCH_PROJECT, vector, null, f.project(),
+                    connection.createArrayOf("text", f.excluded().toArray()),
+                    connection.createArrayOf("text", f.extra().toArray()), k);
+        }
+        Array paths = scope.paths() == null ? null : connection.createArrayOf("text", scope.paths().toArray());
+        return new SearchStatement(paths == null ? SEARCH_ALL : SEARCH_SCOPED, vector, paths, null, null, null, k);
     }
 
     /**
      * The project filter instead of every path of a large scope. A row of a note the scope does not know (stored
      * after the link graph was built) is dropped, never a candidate, and the search repeated without its note.
      */
-    private static List<Hit> searchProject(Connection connection, PGvector vector, SearchScope scope, int k)
+    private static List<Hit> searchProject(Connection connection, SearchStatement first, SearchScope scope, int k)
             throws SQLException {
-        SearchScope.ProjectFilter f = scope.byProject();
-        Array extra = connection.createArrayOf("text", f.extra().toArray());
-        Set<String> excluded = new LinkedHashSet<>(f.excluded());
+        Set<String> excluded = new LinkedHashSet<>(scope.byProject().excluded());
+        SearchStatement statement = first;
         List<Hit> kept = List.of();
-        for (String sql : List.of(SEARCH_PROJECT, SEARCH_PROJECT_EXACT)) {
+        for (int pass = 0; pass < 2; pass++) {
             for (int round = 0; round < MAX_UNKNOWN_ROUNDS; round++) {
-                Array without = connection.createArrayOf("text", excluded.toArray());
-                List<Hit> hits = run(connection, sql, bindProject(vector, f.project(), without, extra, k), k);
+                List<Hit> hits = run(connection, statement);
                 kept = hits.stream().filter(h -> scope.containsChunk(h.chunkId())).toList();
                 if (kept.size() == hits.size()) {
                     break;
                 }
                 hits.stream().filter(h -> !scope.containsChunk(h.chunkId()))
                         .forEach(h -> excluded.add(SearchScope.pathOfChunk(h.chunkId())));
+                statement = statement.without(connection.createArrayOf("text", excluded.toArray()));
             }
             if (kept.size() >= k) {
                 return kept;
             }
+            statement = statement.exact();
         }
         return kept;
-    }
-
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    private static Binder bindProject(PGvector vector, String project, Array without, Array extra, int k) {
-        return ps -> {
-            ps.setObject(1, vector);
-            ps.setString(2, project);
-            ps.setArray(3, without);
-            ps.setArray(4, extra);
-            ps.setObject(5, vector);
-            ps.setInt(6, k);
-        };
     }
 
     @Override
@@ -347,27 +355,10 @@ public class PgVectorIndex implements VectorIndex {
         }
     }
 
-    private static List<Hit> run(Connection connection, String sql, PGvector vector, Array paths, int k)
-            throws SQLException {
-        return run(connection, sql, bindSearch(vector, paths, k), k);
-    }
-
-    private static Binder bindSearch(PGvector vector, Array paths, int k) {
-        return ps -> {
-            int index = 1;
-            ps.setObject(index++, vector);
-            if (paths != null) {
-                ps.setArray(index++, paths);
-            }
-            ps.setObject(index++, vector);
-            ps.setInt(index, k);
-        };
-    }
-
-    private static List<Hit> run(Connection connection, String sql, Binder binder, int k) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            binder.bind(ps);
-            List<Hit> hits = new ArrayList<>(k);
+    private static List<Hit> run(Connection connection, SearchStatement statement) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(statement.sql())) {
+            statement.bind(ps);
+            List<Hit> hits = new ArrayList<>(statement.k());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     hits.add(new Hit(rs.getString(1), rs.getDouble(2)));

@@ -8,9 +8,13 @@ import io.poimen.memory.testsupport.TestPostgres;
 import io.poimen.memory.vault.Chunk;
 import io.poimen.memory.vault.ChunkMetadata;
 import io.poimen.memory.vault.VaultPaths;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -87,6 +91,41 @@ class PgVectorProjectScopeTest {
                 .containsExactly("shared/s-3.md#0");
         assertThat(index.search(vectors.get(indexOf("projects/big/n-100.md")), byProject, 1))
                 .extracting(Hit::chunkId).containsExactly("projects/big/n-100.md#0");
+    }
+
+    /**
+     * What {@link PgVectorIndex#withSearchStatement} hands out (for a benchmark's EXPLAIN) is the statement the
+     * search runs: run as handed, it finds the search's chunks, for each shape of scope.
+     */
+    @Test
+    void theHandedSearchStatementIsTheOneTheSearchRuns() {
+        float[] query = vectors.get(indexOf("projects/big/n-100.md"));
+        Map<String, SearchScope> scopes = new LinkedHashMap<>();
+        scopes.put(PgVectorIndex.SEARCH_ALL, SearchScope.all());
+        scopes.put(PgVectorIndex.SEARCH_SCOPED, SearchScope.of(Set.of("projects/big/n-100.md", "shared/s-3.md",
+                "projects/big/n-5.md", "projects/other/o-3.md")));
+        scopes.put(PgVectorIndex.SEARCH_PROJECT, SearchScope.ofProject("big", scopePaths, own, List.of()));
+        for (Map.Entry<String, SearchScope> scope : scopes.entrySet()) {
+            int k = 10;
+            List<String> sql = new ArrayList<>();
+            Set<String> handed = index.withSearchStatement(query, scope.getValue(), k, (connection, statement) -> {
+                sql.add(statement.sql());
+                Set<String> found = new HashSet<>();
+                try (PreparedStatement ps = connection.prepareStatement(statement.sql())) {
+                    statement.bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            found.add(rs.getString(1));
+                        }
+                    }
+                }
+                return found;
+            });
+
+            assertThat(sql).as("scope %s", scope.getKey()).containsExactly(scope.getKey());
+            assertThat(handed).as("scope %s", scope.getKey()).isNotEmpty()
+                    .isEqualTo(ids(index.search(query, scope.getValue(), k)));
+        }
     }
 
     private static Set<String> ids(List<Hit> hits) {
