@@ -51,6 +51,11 @@ public class JdbcNoteStore implements NoteStore {
             "id, path, project, ordinal, heading, breadcrumb, content, tokens, first_sentence, key_terms, category, tags";
     private static final String LINK_COLUMNS =
             "source_path, target_path, link_target, heading, block_id, alias, embed, link_type, resolved_path";
+    /** The statements that find a note's links by its path alone: index wiki_links_source_target_idx serves them. */
+    static final String LINKS_FROM = "select " + LINK_COLUMNS + " from wiki_links where source_path = ? order by id";
+    static final String DELETE_LINKS_FROM = "delete from wiki_links where source_path = ?";
+    static final String UPDATE_RESOLUTION =
+            "update wiki_links set resolved_path = ?, link_type = ? where source_path = ? and target_path = ?";
 
     private final JdbcTemplate jdbc;
     private final NamedParameterJdbcTemplate named;
@@ -182,21 +187,18 @@ public class JdbcNoteStore implements NoteStore {
 
     @Override
     public List<WikiLink> linksFrom(String sourcePath) {
-        return jdbc.query("select " + LINK_COLUMNS + " from wiki_links where source_path = ? order by id", this::link,
-                sourcePath);
+        return jdbc.query(LINKS_FROM, this::link, sourcePath);
     }
 
     @Override
     public void updateResolutions(List<WikiLink> resolved) {
         tx.executeWithoutResult(status -> {
-            jdbc.batchUpdate(
-                    "update wiki_links set resolved_path = ?, link_type = ? where source_path = ? and target_path = ?",
-                    resolved, BATCH_SIZE, (ps, link) -> {
-                        ps.setString(1, link.resolvedPath());
-                        ps.setString(2, typeValue(link.type()));
-                        ps.setString(3, link.sourcePath());
-                        ps.setString(4, link.raw());
-                    });
+            jdbc.batchUpdate(UPDATE_RESOLUTION, resolved, BATCH_SIZE, (ps, link) -> {
+                ps.setString(1, link.resolvedPath());
+                ps.setString(2, typeValue(link.type()));
+                ps.setString(3, link.sourcePath());
+                ps.setString(4, link.raw());
+            });
             recordChanges(Collections.singletonList(null));
         });
     }
@@ -237,8 +239,9 @@ public class JdbcNoteStore implements NoteStore {
     }
 
     private void deleteRows(List<String> paths) {
-        for (String table : List.of("wiki_links where source_path", "chunks where path", "documents where path")) {
-            jdbc.batchUpdate("delete from " + table + " = ?", paths, BATCH_SIZE, (ps, path) -> ps.setString(1, path));
+        for (String delete : List.of(DELETE_LINKS_FROM, "delete from chunks where path = ?",
+                "delete from documents where path = ?")) {
+            jdbc.batchUpdate(delete, paths, BATCH_SIZE, (ps, path) -> ps.setString(1, path));
         }
     }
 
