@@ -19,6 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -49,10 +53,11 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field of a chunk in scope holds. Which
  * terms those are is answered by the exact search itself (a {@code filters} aggregation counting, per term, the
  * matched chunks holding it), so a query whose terms are all held costs one search and no fuzzy expansion; one
- * with a typo is searched again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags are non-scoring
- * {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms} queries beyond
- * OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure surfaces as
- * {@link OpenSearchIndexException}.
+ * with a typo is searched again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags
+ * are non-scoring {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms}
+ * queries beyond OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure
+ * surfaces as {@link OpenSearchIndexException}. Each search records OpenSearch's own time for it
+ * ({@link #engineTime}).
  */
 public class OpenSearchLexicalIndex implements LexicalIndex {
     public static final String DEFAULT_INDEX = "vault-chunks";
@@ -61,6 +66,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private static final int MAX_UNKNOWN_ROUNDS = 3;
     /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
     static final int MAX_TERMS_COUNT = 65_536;
+    /** The {@link #engineTime} timer. */
+    public static final String ENGINE_TIME = "poimen.lexical.opensearch.took";
     private static final String STORED = "stored";
     /** The aggregation counting, per typo candidate, the matched chunks that hold it ({@link #exactCountingHeld}). */
     private static final String HELD = "held";
@@ -107,6 +114,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private final OpenSearchClient client;
     private final Options options;
     private final boolean typoTolerant;
+    private final Timer engineTime;
 
     public OpenSearchLexicalIndex(OpenSearchClient client) {
         this(client, Options.defaults());
@@ -122,9 +130,27 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
 
     /** @param fuzzy whether a query term no text field holds gets the typo-tolerant clause */
     public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy) {
+        this(client, options, fuzzy, new SimpleMeterRegistry());
+    }
+
+    /** @param registry where the engine's time per search is recorded ({@link #engineTime}) */
+    public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy, MeterRegistry registry) {
         this.client = Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
         this.typoTolerant = fuzzy;
+        this.engineTime = Timer.builder(ENGINE_TIME)
+                .description("OpenSearch's own time (took) of a lexical search, summed over its requests")
+                .tag("index", options.indexName())
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    /**
+     * OpenSearch's own time per {@link #search}: the {@code took} its answers report, summed over the search's
+     * requests (the engine's share of the lexical step, beside the step's own time in {@code poimen.query.branch}).
+     */
+    public Timer engineTime() {
+        return engineTime;
     }
 
     public String indexName() {
@@ -234,18 +260,12 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
      */
     @Override
     public List<Hit> search(String query, SearchScope scope, int k) {
-        return search(query, scope, k, new long[1]);
-    }
-
-    /** {@link #search} with OpenSearch's own time: the {@code took} of its round trips, summed. */
-    public record TimedHits(List<Hit> hits, long tookMillis) {
-    }
-
-    /** {@link #search}, and what OpenSearch reports it took (for benchmarks: the engine's share of the step). */
-    public TimedHits searchTimed(String query, SearchScope scope, int k) {
-        long[] took = new long[1];
+        long[] took = {-1}; // none sent yet
         List<Hit> hits = search(query, scope, k, took);
-        return new TimedHits(hits, took[0]);
+        if (took[0] >= 0) {
+            engineTime.record(took[0], TimeUnit.MILLISECONDS);
+        }
+        return hits;
     }
 
     private List<Hit> search(String query, SearchScope scope, int k, long[] took) {
@@ -264,7 +284,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
             List<String> candidates = List.copyOf(plan.typoCandidates());
             SearchResponse<Void> answer = call("search", () -> client.search(
                     s -> exactCountingHeld(s, plan, candidates, scope, k), Void.class));
-            took[0] += answer.took();
+            took[0] = Math.max(0, took[0]) + answer.took();
             List<FiltersBucket> counts = answer.aggregations().get(HELD).filters().buckets().array();
             typos = new LinkedHashSet<>();
             for (int i = 0; i < candidates.size(); i++) {
@@ -283,7 +303,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
             if (round > 0 || exact == null) {
                 SearchResponse<Void> response = call("search", () -> client.search(
                         s -> searchBody(s, plan, fuzzy, filter, k), Void.class));
-                took[0] += response.took();
+                took[0] = Math.max(0, took[0]) + response.took();
                 found = hits(response.hits().hits());
             }
             List<Hit> hits = new ArrayList<>(found.size());

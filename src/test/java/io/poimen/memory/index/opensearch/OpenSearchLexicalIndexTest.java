@@ -163,6 +163,24 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         assertThat(typo).isEqualTo(2);
     }
 
+    /** OpenSearch's took is recorded once per search, summed over its requests, in the registry given. */
+    @Test
+    void eachSearchRecordsTheEngineTimeOnceInTheRegistry() {
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        OpenSearchLexicalIndex os = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName(((OpenSearchLexicalIndex) index).indexName()),
+                true, registry);
+        index.upsert(List.of(chunk("a.md", 0, "A", List.of("A"), "The glimmerbrook runbook.", List.of())));
+
+        os.search("glimmerbrook runbook", SearchScope.all(), 10); // one request
+        os.search("glimmerbruuk runbook", SearchScope.all(), 10); // two: the exact search, then the fuzzy one
+        os.search("   ", SearchScope.all(), 10); // none
+
+        var timer = registry.get(OpenSearchLexicalIndex.ENGINE_TIME).tag("index", os.indexName()).timer();
+        assertThat(timer).isSameAs(os.engineTime());
+        assertThat(timer.count()).isEqualTo(2);
+    }
+
     /** The query phases the index has run (one shard: one per search). */
     private static long queriesRun(OpenSearchLexicalIndex os) throws Exception {
         var request = org.opensearch.client.opensearch.generic.Requests.builder().method("GET")
