@@ -29,6 +29,7 @@ import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.vault.NoteParser;
 import io.poimen.memory.vault.VaultScanner;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
 import org.apache.camel.ProducerTemplate;
 import org.opensearch.client.RestClient;
@@ -128,12 +129,13 @@ public class StoreConfig {
 
     @Bean
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "opensearch")
-    OpenSearchLexicalIndex openSearchLexicalIndex(RestClient restClient, PoimenProperties props) {
+    OpenSearchLexicalIndex openSearchLexicalIndex(RestClient restClient, PoimenProperties props,
+                                                  MeterRegistry registry) {
         OpenSearchClient client = new OpenSearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
         // wait_for: an incremental reindex is searchable when the ingest route returns
         OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, new OpenSearchLexicalIndex.Options(
                 props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.WaitFor),
-                props.lexical().fuzzy());
+                props.lexical().fuzzy(), registry);
         index.ensureIndex();
         return index;
     }

@@ -19,21 +19,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
 import org.opensearch.client.opensearch._types.Refresh;
+import org.opensearch.client.opensearch._types.aggregations.FiltersBucket;
 import org.opensearch.client.opensearch._types.query_dsl.BoolQuery;
 import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.BulkResponse;
-import org.opensearch.client.opensearch.core.MsearchResponse;
 import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch._types.SortOptions;
 import org.opensearch.client.opensearch._types.SortOrder;
 import org.opensearch.client.opensearch.core.SearchRequest;
-import org.opensearch.client.opensearch.core.msearch.MultiSearchItem;
-import org.opensearch.client.opensearch.core.msearch.MultisearchBody;
+import org.opensearch.client.opensearch.core.search.TrackHits;
 import org.opensearch.client.opensearch.generic.Body;
 import org.opensearch.client.opensearch.generic.Request;
 import org.opensearch.client.opensearch.generic.Requests;
@@ -47,13 +50,14 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * custom analyzer {@link VaultTextAnalyzer#OPENSEARCH_NAME}, the same Lucene filters as {@link VaultTextAnalyzer},
  * declared in the index settings; a query is analysed here with the same chain and sent as the
  * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading, links},
- * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field holds. Which terms those are
- * is asked in the same {@code _msearch} as the exact search (one count per term, stopped at the first hit), so a
- * query whose terms are all in the index costs one round trip and no fuzzy expansion; one with a typo is searched
- * again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags are non-scoring
- * {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms} queries beyond
- * OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure surfaces as
- * {@link OpenSearchIndexException}.
+ * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field of a chunk in scope holds. Which
+ * terms those are is answered by the exact search itself (a {@code filters} aggregation counting, per term, the
+ * matched chunks holding it), so a query whose terms are all held costs one search and no fuzzy expansion; one
+ * with a typo is searched again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags
+ * are non-scoring {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms}
+ * queries beyond OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure
+ * surfaces as {@link OpenSearchIndexException}. Each search records OpenSearch's own time for it
+ * ({@link #engineTime}).
  */
 public class OpenSearchLexicalIndex implements LexicalIndex {
     public static final String DEFAULT_INDEX = "vault-chunks";
@@ -62,7 +66,13 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private static final int MAX_UNKNOWN_ROUNDS = 3;
     /** OpenSearch's default {@code index.max_terms_count}: the most values one {@code terms} query may carry. */
     static final int MAX_TERMS_COUNT = 65_536;
+    /** The {@link #engineTime} timer. */
+    public static final String ENGINE_TIME = "poimen.lexical.opensearch.took";
     private static final String STORED = "stored";
+    /** The aggregation counting, per typo candidate, the matched chunks that hold it ({@link #exactCountingHeld}). */
+    private static final String HELD = "held";
+    /** The hits' total is never read, so the engine is not asked to count it. */
+    private static final TrackHits NO_TOTAL = TrackHits.of(t -> t.enabled(false));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<SortOptions> BY_SCORE_THEN_ID = List.of(
             SortOptions.of(o -> o.score(sc -> sc.order(SortOrder.Desc))),
@@ -104,6 +114,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private final OpenSearchClient client;
     private final Options options;
     private final boolean typoTolerant;
+    private final Timer engineTime;
 
     public OpenSearchLexicalIndex(OpenSearchClient client) {
         this(client, Options.defaults());
@@ -119,9 +130,27 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
 
     /** @param fuzzy whether a query term no text field holds gets the typo-tolerant clause */
     public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy) {
+        this(client, options, fuzzy, new SimpleMeterRegistry());
+    }
+
+    /** @param registry where the engine's time per search is recorded ({@link #engineTime}) */
+    public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy, MeterRegistry registry) {
         this.client = Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
         this.typoTolerant = fuzzy;
+        this.engineTime = Timer.builder(ENGINE_TIME)
+                .description("OpenSearch's own time (took) of a lexical search, summed over its requests")
+                .tag("index", options.indexName())
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    /**
+     * OpenSearch's own time per {@link #search}: the {@code took} its answers report, summed over the search's
+     * requests (the engine's share of the lexical step, beside the step's own time in {@code poimen.query.branch}).
+     */
+    public Timer engineTime() {
+        return engineTime;
     }
 
     public String indexName() {
@@ -231,18 +260,12 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
      */
     @Override
     public List<Hit> search(String query, SearchScope scope, int k) {
-        return search(query, scope, k, new long[1]);
-    }
-
-    /** {@link #search} with OpenSearch's own time: the {@code took} of its round trips, summed. */
-    public record TimedHits(List<Hit> hits, long tookMillis) {
-    }
-
-    /** {@link #search}, and what OpenSearch reports it took (for benchmarks: the engine's share of the step). */
-    public TimedHits searchTimed(String query, SearchScope scope, int k) {
-        long[] took = new long[1];
+        long[] took = {-1}; // none sent yet
         List<Hit> hits = search(query, scope, k, took);
-        return new TimedHits(hits, took[0]);
+        if (took[0] >= 0) {
+            engineTime.record(took[0], TimeUnit.MILLISECONDS);
+        }
+        return hits;
     }
 
     private List<Hit> search(String query, SearchScope scope, int k, long[] took) {
@@ -257,26 +280,20 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         List<Hit> exact = null;
         Set<String> typos = Set.of();
         if (typoTolerant && !plan.typoCandidates().isEmpty()) {
-            // the exact search and one count per typo candidate in one round trip
+            // the exact search counts, per typo candidate, the in-scope chunks holding it (exactCountingHeld)
             List<String> candidates = List.copyOf(plan.typoCandidates());
-            MsearchResponse<Void> answers = call("search", () -> client.msearch(m -> {
-                m.index(options.indexName());
-                m.searches(item -> item.header(h -> h).body(b -> searchBody(b, plan, Set.<String>of(), scope, k)));
-                for (String term : candidates) {
-                    m.searches(item -> item.header(h -> h).body(b -> b.query(held(term, scope)).size(0)
-                            .trackTotalHits(t -> t.count(1))));
-                }
-                return m;
-            }, Void.class));
-            took[0] += answers.took();
+            SearchResponse<Void> answer = call("search", () -> client.search(
+                    s -> exactCountingHeld(s, plan, candidates, scope, k), Void.class));
+            took[0] = Math.max(0, took[0]) + answer.took();
+            List<FiltersBucket> counts = answer.aggregations().get(HELD).filters().buckets().array();
             typos = new LinkedHashSet<>();
             for (int i = 0; i < candidates.size(); i++) {
-                if (result(answers, i + 1).hits().total().value() == 0) {
+                if (counts.get(i).docCount() == 0) {
                     typos.add(candidates.get(i));
                 }
             }
             if (typos.isEmpty()) {
-                exact = hits(result(answers, 0).hits().hits());
+                exact = hits(answer.hits().hits());
             }
         }
         Set<String> fuzzy = typos;
@@ -286,7 +303,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
             if (round > 0 || exact == null) {
                 SearchResponse<Void> response = call("search", () -> client.search(
                         s -> searchBody(s, plan, fuzzy, filter, k), Void.class));
-                took[0] += response.took();
+                took[0] = Math.max(0, took[0]) + response.took();
                 found = hits(response.hits().hits());
             }
             List<Hit> hits = new ArrayList<>(found.size());
@@ -311,16 +328,6 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         }
     }
 
-    private <T> MultiSearchItem<T> result(MsearchResponse<T> answers, int i) {
-        var item = answers.responses().get(i);
-        if (item.isFailure()) {
-            throw new OpenSearchIndexException("OpenSearch search on index '" + options.indexName() + "' failed: "
-                    + item.failure().status() + " " + item.failure().error().type() + ": "
-                    + item.failure().error().reason());
-        }
-        return item.result();
-    }
-
     private static List<Hit> hits(List<org.opensearch.client.opensearch.core.search.Hit<Void>> found) {
         List<Hit> out = new ArrayList<>(found.size());
         for (var hit : found) {
@@ -330,18 +337,15 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     /**
-     * Matches a chunk in scope whose text fields hold {@code term}: whether the term is "held" (no typo clause). In
-     * scope, as the Lucene index asks: a word only notes the caller may not read hold must not switch typo
-     * tolerance off (docs/security.md, ranking and notes the caller may not read).
+     * Matches a chunk whose text fields (those analysed alike, {@link LexicalQueryPlan#TEXT_FIELDS}) hold the term:
+     * counted among the chunks in scope, as the Lucene index asks whether a term is "held" (no typo clause), since
+     * a word only notes the caller may not read hold must not switch typo tolerance off (docs/security.md, ranking
+     * and notes the caller may not read).
      */
-    private static Query held(String term, SearchScope scope) {
-        return Query.of(q -> q.bool(b -> {
-            b.filter(f -> f.bool(any -> {
-                LexicalQueryPlan.TEXT_FIELDS.forEach(field -> any.should(termQuery(field, term)));
-                return any.minimumShouldMatch("1");
-            }));
-            scopeFilter(b, scope);
-            return b;
+    private static Query inTextField(String term) {
+        return Query.of(q -> q.bool(any -> {
+            LexicalQueryPlan.TEXT_FIELDS.forEach(field -> any.should(termQuery(field, term)));
+            return any.minimumShouldMatch("1");
         }));
     }
 
@@ -353,14 +357,29 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private SearchRequest.Builder searchBody(SearchRequest.Builder s, LexicalQueryPlan plan, Set<String> fuzzy,
                                              SearchScope scope, int k) {
         return s.index(options.indexName()).query(q -> q.bool(b -> query(b, plan, fuzzy, scope))).size(k)
-                .trackScores(true).sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false));
+                .trackScores(true).sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false)).trackTotalHits(NO_TOTAL);
     }
 
-    /** {@link #searchBody} as an {@code _msearch} item. */
-    private static MultisearchBody.Builder searchBody(MultisearchBody.Builder s, LexicalQueryPlan plan,
-                                                      Set<String> fuzzy, SearchScope scope, int k) {
-        return s.query(q -> q.bool(b -> query(b, plan, fuzzy, scope))).size(k).trackScores(true)
-                .sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false));
+    /**
+     * The exact search ({@link #searchBody} without fuzzy clauses) that also asks, for each typo candidate, whether
+     * a chunk in scope holds it ({@link #inTextField}): a {@code filters} aggregation with one bucket per term, in
+     * the candidates' order, counting the matched chunks that hold it. Every chunk in scope holding it matches the
+     * exact query (its dis-max has a {@code term} clause per text field for every analysed term, candidates
+     * included, and the text fields share one analysis), so a bucket counts exactly the in-scope holders. The tags
+     * are a {@code post_filter} here: they narrow the hits but not the aggregation, since "held" ignores them (as
+     * in the Lucene index); a non-scoring filter either way, so the hits and scores are the same.
+     */
+    private SearchRequest.Builder exactCountingHeld(SearchRequest.Builder s, LexicalQueryPlan plan,
+                                                    List<String> candidates, SearchScope scope, int k) {
+        searchBody(s, plan, Set.of(), new SearchScope(scope.paths(), List.of(), scope.byProject()), k);
+        if (!scope.tags().isEmpty()) {
+            s.postFilter(q -> q.bool(b -> {
+                scope.tags().forEach(tag -> b.filter(termQuery("tags", tag)));
+                return b;
+            }));
+        }
+        List<Query> held = candidates.stream().map(OpenSearchLexicalIndex::inTextField).toList();
+        return s.aggregations(HELD, a -> a.filters(f -> f.filters(b -> b.array(held))));
     }
 
     @Override

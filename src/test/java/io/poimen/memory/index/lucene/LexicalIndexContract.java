@@ -149,6 +149,21 @@ public abstract class LexicalIndexContract {
     }
 
     @Test
+    void aWordHeldInScopeByAChunkWithoutTheAskedTagsIsNotFuzzed() {
+        index.upsert(List.of(
+                chunk("a.md", 0, "A", List.of("A"), "Drain the glimmerbrook node first.", List.of("ops")),
+                chunk("b.md", 0, "B", List.of("B"), "The glimmerbrock runbook.", List.of("dev"))));
+
+        // "glimmerbrook" is held (a.md, in scope): no typo clause, so the dev chunk's neighbour is not found
+        assertThat(index.search("glimmerbrook", new SearchScope(null, List.of("dev")), 10)).isEmpty();
+        assertThat(ids(index.search("glimmerbrook", new SearchScope(null, List.of("ops")), 10)))
+                .containsExactly("a.md#0");
+        // a word no chunk holds is fuzzed, and the tags still filter the hits
+        assertThat(ids(index.search("glimmerbruuk", new SearchScope(null, List.of("dev")), 10)))
+                .containsExactly("b.md#0");
+    }
+
+    @Test
     void withoutFuzzyATypoFindsNothing() {
         LexicalIndex exact = newIndexWithoutFuzzy();
         try {

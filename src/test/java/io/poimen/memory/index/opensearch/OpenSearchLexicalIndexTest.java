@@ -139,6 +139,59 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         });
     }
 
+    /**
+     * Whether the query's terms are held is answered by the exact search itself: a query whose words are all in
+     * the index is one search at the node (the index's own search statistics count its query phases), one with a
+     * typo two (the exact one, then the one with the fuzzy clause).
+     */
+    @Test
+    void aQueryWhoseTermsAreAllHeldIsOneSearchAtTheNode() throws Exception {
+        OpenSearchLexicalIndex os = (OpenSearchLexicalIndex) index;
+        index.upsert(List.of(chunk("a.md", 0, "A", List.of("A"), "Drain the glimmerbrook node first.", List.of()),
+                chunk("b.md", 0, "B", List.of("B"), "The glimmerbrook runbook.", List.of("dev"))));
+        SearchScope dev = new SearchScope(null, List.of("dev"));
+
+        long before = queriesRun(os);
+        assertThat(index.search("glimmerbrook runbook", dev, 10))
+                .extracting(io.poimen.memory.index.Hit::chunkId).containsExactly("b.md#0");
+        long held = queriesRun(os) - before;
+        assertThat(index.search("glimmerbruuk runbook", dev, 10))
+                .extracting(io.poimen.memory.index.Hit::chunkId).containsExactly("b.md#0");
+        long typo = queriesRun(os) - before - held;
+
+        assertThat(held).isEqualTo(1);
+        assertThat(typo).isEqualTo(2);
+    }
+
+    /** OpenSearch's took is recorded once per search, summed over its requests, in the registry given. */
+    @Test
+    void eachSearchRecordsTheEngineTimeOnceInTheRegistry() {
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        OpenSearchLexicalIndex os = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName(((OpenSearchLexicalIndex) index).indexName()),
+                true, registry);
+        index.upsert(List.of(chunk("a.md", 0, "A", List.of("A"), "The glimmerbrook runbook.", List.of())));
+
+        os.search("glimmerbrook runbook", SearchScope.all(), 10); // one request
+        os.search("glimmerbruuk runbook", SearchScope.all(), 10); // two: the exact search, then the fuzzy one
+        os.search("   ", SearchScope.all(), 10); // none
+
+        var timer = registry.get(OpenSearchLexicalIndex.ENGINE_TIME).tag("index", os.indexName()).timer();
+        assertThat(timer).isSameAs(os.engineTime());
+        assertThat(timer.count()).isEqualTo(2);
+    }
+
+    /** The query phases the index has run (one shard: one per search). */
+    private static long queriesRun(OpenSearchLexicalIndex os) throws Exception {
+        var request = org.opensearch.client.opensearch.generic.Requests.builder().method("GET")
+                .endpoint("/" + os.indexName() + "/_stats/search").build();
+        try (var response = TestOpenSearch.client().generic().execute(request)) {
+            return new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(response.getBody().orElseThrow().bodyAsString())
+                    .path("_all").path("primaries").path("search").path("query_total").asLong(-1);
+        }
+    }
+
     @Test
     void clientFailuresBecomeOpenSearchIndexExceptions() {
         OpenSearchLexicalIndex missing = create("never-created-" + INDEXES.incrementAndGet());
