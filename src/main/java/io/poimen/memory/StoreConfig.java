@@ -159,8 +159,8 @@ public class StoreConfig {
     }
 
     @Bean
-    BulkReindex bulkReindex(VectorIndex vectors, PoimenProperties props) {
-        return new BulkReindex(vectors, props.vault().bulkThreshold());
+    BulkReindex bulkReindex(VectorIndex vectors, LexicalIndex lexical, PoimenProperties props) {
+        return new BulkReindex(vectors, lexical, props.vault().bulkThreshold());
     }
 
     @Bean

@@ -27,6 +27,13 @@ public interface LexicalIndex {
         throw new UnsupportedOperationException(name() + " does not keep chunk texts");
     }
 
+    /**
+     * After a bulk load (a full reindex, a first ingest): leaves the index in the shape searches read fastest. Nothing
+     * by default; OpenSearch merges its segments.
+     */
+    default void endBulkLoad() {
+    }
+
     long count();
 
     String name();

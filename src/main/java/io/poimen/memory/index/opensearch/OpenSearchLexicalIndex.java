@@ -382,6 +382,18 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         return s.aggregations(HELD, a -> a.filters(f -> f.filters(b -> b.array(held))));
     }
 
+    /**
+     * Merges the index into one segment: a bulk load leaves about ten, and each is searched on its own. At 100,000
+     * chunks OpenSearch's took went from 6 to 4 ms p50 and 16 clients from 118 to 147 queries/s (2026-12-05,
+     * docs/operations.md); the merge took 1.8 s. Later small writes add segments the node merges as usual.
+     */
+    @Override
+    public void endBulkLoad() {
+        call("force-merge", () -> client.indices().forcemerge(f -> f.index(options.indexName()).maxNumSegments(1L)));
+        // searches read the merged segment from the next refresh; an idle shard would wait for a search to ask
+        call("refresh", () -> client.indices().refresh(r -> r.index(options.indexName())));
+    }
+
     @Override
     public long count() {
         return call("count", () -> client.count(c -> c.index(options.indexName())).count());

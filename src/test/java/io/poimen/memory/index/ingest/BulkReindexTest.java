@@ -1,0 +1,92 @@
+package io.poimen.memory.index.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.index.lucene.LexicalIndexContract;
+import io.poimen.memory.index.lucene.LuceneVectorIndex;
+import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
+import io.poimen.memory.testsupport.TestOpenSearch;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.opensearch.client.opensearch._types.Refresh;
+import org.opensearch.client.opensearch.generic.Requests;
+
+/**
+ * A bulk run (at least the threshold's notes changed) ends with the OpenSearch index merged into one segment; a
+ * smaller run leaves the segments its writes made. On a real OpenSearch node.
+ */
+class BulkReindexTest {
+    private static final int THRESHOLD = 3;
+
+    private OpenSearchLexicalIndex lexical;
+    private LuceneVectorIndex vectors;
+    private BulkReindex bulk;
+
+    @BeforeEach
+    void threeWritesThreeSegments() {
+        lexical = new OpenSearchLexicalIndex(TestOpenSearch.client(), OpenSearchLexicalIndex.Options.defaults()
+                .withIndexName("bulk-reindex-" + System.nanoTime()).withRefresh(Refresh.WaitFor));
+        lexical.ensureIndex();
+        vectors = new LuceneVectorIndex(new ByteBuffersDirectory(), 4);
+        bulk = new BulkReindex(vectors, lexical, THRESHOLD);
+        for (int i = 0; i < 3; i++) { // each write waits for a refresh: a segment each
+            lexical.upsert(List.of(LexicalIndexContract.chunk("projects/p/n" + i + ".md", 0, "Note " + i,
+                    List.of("Note " + i), "pods restart after the probe fails " + i, List.of())));
+        }
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        lexical.dropIndex();
+        vectors.close();
+    }
+
+    @Test
+    void aBulkRunEndsWithTheLexicalIndexInOneSegment() throws Exception {
+        assertThat(segments()).isGreaterThan(1);
+
+        IngestRun run = run(THRESHOLD);
+        bulk.end(run);
+
+        assertThat(segments()).isEqualTo(1);
+        assertThat(run.stepNanos).containsKey("lexical-merge");
+        assertThat(lexical.count()).isEqualTo(3);
+    }
+
+    @Test
+    void aRunBelowTheThresholdLeavesTheSegments() throws Exception {
+        int before = segments();
+
+        IngestRun run = run(THRESHOLD - 1);
+        bulk.end(run);
+
+        assertThat(segments()).isEqualTo(before).isGreaterThan(1);
+        assertThat(run.stepNanos).doesNotContainKey("lexical-merge");
+    }
+
+    private static IngestRun run(int changed) {
+        List<String> paths = java.util.stream.IntStream.range(0, changed).mapToObj(i -> "projects/p/n" + i + ".md")
+                .toList();
+        return new IngestRun(Path.of("."), paths, paths, List.of(), Set.of(), null);
+    }
+
+    /** Segments the index's searches read ({@code _cat/segments} lists the searchable ones). */
+    private int segments() throws Exception {
+        var request = Requests.builder().method("GET")
+                .endpoint("/_cat/segments/" + lexical.indexName() + "?format=json&h=segment,searchable").build();
+        try (var response = TestOpenSearch.client().generic().execute(request)) {
+            var rows = new ObjectMapper().readTree(response.getBody().orElseThrow().bodyAsString());
+            int searchable = 0;
+            for (var row : rows) {
+                searchable += "true".equals(row.path("searchable").asText()) ? 1 : 0;
+            }
+            return searchable;
+        }
+    }
+}
