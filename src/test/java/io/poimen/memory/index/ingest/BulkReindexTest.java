@@ -70,6 +70,17 @@ class BulkReindexTest {
         assertThat(run.stepNanos).doesNotContainKey("lexical-merge");
     }
 
+    @Test
+    void aMergeThatFailsLeavesTheRunAsItIs() {
+        lexical.dropIndex(); // the node answers 404 to the merge
+
+        IngestRun run = run(THRESHOLD);
+        bulk.end(run);
+
+        assertThat(run.stepNanos).containsKey("lexical-merge");
+        lexical.ensureIndex(); // for drop()
+    }
+
     private static IngestRun run(int changed) {
         List<String> paths = java.util.stream.IntStream.range(0, changed).mapToObj(i -> "projects/p/n" + i + ".md")
                 .toList();
