@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Fusion families not tried before (docs/retrieval.md, "Scale-free fusions, and E5 on all five sets"), scored
+offline on `bench beir --dump-branches` lists and fitted leave-one-set-out over both models' lists together.
+
+Every family keeps what the hub ships around the fusion: per-branch thresholds on the min-max normalised score
+(a hit under its branch's threshold adds nothing from that branch; a chunk no branch keeps is dropped), the
+agreement gate (full_ratio 0.5, power 8) and the model's scripts (a query with half its letters or more outside
+Latin gives the dense list weight 0). Ranked by document, ties by fused score then chunk id, as FusionReplay does.
+
+  scripts/fusion-offline/fusion-families.py --dumps minilm=/tmp/hf/dumps-all-minilm-l6-v2-q \\
+      --dumps e5=/tmp/hf/dumps-e5-small-v2-q [--family NAME ...] [--cache DIR]
+
+Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normalised to sum 1):
+  shipped     adaptive fusion as shipped: unit min-max, weight semantic spread / lexical bonus 0.1 (cosine units)
+  spread      the same with bonus_unit: spread (tried before on three E5 sets; re-scored on five) [bonus]
+  zsum        unit (s - s_last) / std of the list's top 100 (a per-query z-score, shifted so an absent hit is 0);
+              weights gate_b * (lam for BM25, 1 for semantic, 0 for TF-IDF) [lam]; zmnz: times the number of
+              branches that returned d
+  ztail       unit (s - s_last) / std of the list's tail, ranks T..100 [lam, T]
+  qpp         min-max unit, weight gate_b * c_b * qpp_b^g, qpp_b = (s_1 - mean_tail) / std_tail (ranks 11..100),
+              c = lam for BM25, 1 semantic, 0 TF-IDF [lam, g]
+  qpphead     as qpp with the same c for BM25 and semantic, qpp_b over the mean of the top `head` [head, g]
+  rrf         gate_b * w_b / (k + rank_b), per-branch k: k_sem, k_lex (TF-IDF weight 0) [k_sem, k_lex]
+  borda       gate_b * w_b * max(0, D - rank_b + 1), w = lam for BM25, 1 semantic, 0 TF-IDF [D, lam]
+  floor       shipped weights, but the semantic weight is at least F when the dense list's qpp >= Q [Q, F]
+"""
+import argparse
+import glob
+import json
+import math
+import os
+
+import numpy as np
+
+BRANCHES = ['semantic', 'lexical', 'tfidf']
+THRESHOLD = {'semantic': 0.0, 'lexical': 0.02, 'tfidf': 0.02}
+P, DEPTH = 0.98, 100
+
+
+def rbo(a, b):
+    seen_a, seen_b, shared, total, w = set(), set(), 0, 0.0, 1.0
+    for k in range(1, DEPTH + 1):
+        x = a[k - 1] if k <= len(a) else None
+        y = b[k - 1] if k <= len(b) else None
+        if x is not None and x == y:
+            shared += 1
+        else:
+            shared += (x is not None and x in seen_b) + (y is not None and y in seen_a)
+        if x is not None:
+            seen_a.add(x)
+        if y is not None:
+            seen_b.add(y)
+        total += w * shared / k
+        w *= P
+    return (1 - P) * total / (1 - P ** DEPTH)
+
+
+class Query:
+    """One judged query's lists, as arrays over its candidates (sorted by chunk id, so a stable sort on the
+    negated score breaks ties by id)."""
+
+    def __init__(self, text, branches, qrels, doc_by_chunk):
+        lists = {}
+        for b, hits in branches.items():
+            if isinstance(hits, dict):
+                continue  # a failed branch
+            firsts = {}
+            for c, s in hits:
+                firsts.setdefault(c, s)
+            if firsts:
+                lists[b] = list(firsts.items())
+        self.branches = [b for b in BRANCHES if b in lists]
+        self.cands = sorted({c for hh in lists.values() for c, _ in hh})
+        index = {c: i for i, c in enumerate(self.cands)}
+        n = len(self.cands)
+        self.docs = [doc_by_chunk.get(c, c) for c in self.cands]
+        self.gain = np.array([max(0, qrels.get(d, 0)) for d in self.docs], dtype=float)
+        ideal = sorted([g for g in qrels.values() if g > 0], reverse=True)[:10]
+        self.idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        self.raw, self.norm, self.rank, self.kept, self.present = {}, {}, {}, {}, {}
+        self.stats = {}
+        for b in self.branches:
+            hh = lists[b]
+            s = np.array([x for _, x in hh])
+            raw = np.full(n, np.nan)
+            rank = np.full(n, np.inf)
+            for r, (c, x) in enumerate(hh):
+                raw[index[c]] = x
+                rank[index[c]] = r + 1
+            lo, hi = s.min(), s.max()
+            norm = np.where(np.isnan(raw), 0.0, (raw - lo) / (hi - lo) if hi > lo else 1.0)
+            present = ~np.isnan(raw)
+            kept = present & (norm >= THRESHOLD[b])
+            self.raw[b], self.rank[b], self.present[b], self.kept[b] = raw, rank, present, kept
+            self.norm[b] = np.where(kept, norm, 0.0)
+            self.stats[b] = s  # scores best first
+        self.any_kept = np.zeros(n, dtype=bool)
+        for b in self.branches:
+            self.any_kept |= self.kept[b]
+        ids = {b: [c for c, _ in lists[b]] for b in self.branches}
+        self.gates = {}
+        for b in self.branches:
+            overlap = max([rbo(ids[b], ids[a]) for a in self.branches if a != b] or [0])
+            others = max([rbo(ids[a], ids[c]) for a in self.branches for c in self.branches
+                          if a != b and c != b and a < c] or [0])
+            self.gates[b] = 1.0 if others <= 0 else min(1.0, overlap / others / 0.5) ** 8
+        letters = [ch for ch in text if ch.isalpha()]
+        latin = sum(1 for ch in letters if ord(ch) < 0x250) / len(letters) if letters else 1.0
+        self.unread = latin < 0.5 and len(self.branches) > 1
+        self.branch_ndcg = {b: self.ndcg(np.where(self.present[b], -self.rank[b], -np.inf), mask=self.present[b])
+                            for b in self.branches}
+        sem = self.stats.get('semantic')
+        self.spread = float(sem.max() - sem.min()) if sem is not None else 0.0
+        self._units = {}
+
+    def ndcg(self, score, mask=None):
+        keep = self.any_kept if mask is None else mask
+        order = np.argsort(-np.where(keep, score, -np.inf), kind='stable')
+        seen, dcg = set(), 0.0
+        for i in order:
+            if not keep[i]:
+                break
+            d = self.docs[i]
+            if d in seen:
+                continue
+            seen.add(d)
+            dcg += self.gain[i] / math.log2(len(seen) + 1)
+            if len(seen) == 10:
+                break
+        return dcg / self.idcg if self.idcg else 0.0
+
+    def counted(self):
+        """Branches that may carry weight (the model's scripts)."""
+        return [b for b in self.branches if not (self.unread and b == 'semantic')]
+
+    def qpp(self, b, head=1, tail_from=11):
+        s = self.stats[b]
+        tail = s[tail_from - 1:] if len(s) > tail_from else s  # a short list: its own spread
+        sd = tail.std()
+        return float((s[:head].mean() - tail.mean()) / sd) if sd > 0 else 0.0
+
+    def unit(self, b, kind, tail_from=11):
+        key = (b, kind, tail_from)
+        if key not in self._units:
+            raw, s = self.raw[b], self.stats[b]
+            if kind == 'z':
+                sd = s.std()
+                u = (raw - s.min()) / sd if sd > 0 else np.ones_like(raw)
+            else:  # 'ztail': the same shift, in units of the tail's spread
+                tail = s[tail_from - 1:] if len(s) > tail_from else s  # a short list: its own spread
+                sd = tail.std()
+                u = (raw - s.min()) / sd if sd > 0 else np.ones_like(raw)
+            self._units[key] = np.where(self.kept[b], np.nan_to_num(u), 0.0)
+        return self._units[key]
+
+
+def gated(q, scale):
+    """The shipped weight rule: scale times gate over the counted branches; gates left out when all are 0;
+    equal shares when every scale is 0; then normalised."""
+    counted = q.counted()
+    any_gate = any(scale[b] * q.gates[b] > 0 for b in counted)
+    any_scale = any(scale[b] > 0 for b in counted)
+    raw = {b: (scale[b] * q.gates[b] if any_gate else scale[b] if any_scale else 1.0) if b in counted else 0.0
+           for b in q.branches}
+    total = sum(raw.values())
+    return {b: w / total for b, w in raw.items()}
+
+
+def weighted_sum(q, w, units):
+    return sum(w[b] * units[b] for b in q.branches)
+
+
+def shipped_weights(q, lexical_bonus=0.1):
+    return gated(q, {'semantic': q.spread, 'lexical': lexical_bonus, 'tfidf': 0.0})
+
+
+def score(q, fam, p):
+    if 'semantic' not in q.branches:
+        w = {'semantic': 0.6, 'lexical': 0.4, 'tfidf': 0.2}
+        return weighted_sum(q, {b: w[b] for b in q.branches}, q.norm)
+    if fam == 'shipped':
+        return weighted_sum(q, shipped_weights(q, p.get('bonus', 0.1)), q.norm)
+    if fam == 'spread':
+        return weighted_sum(q, shipped_weights(q, p['bonus'] * q.spread), q.norm)
+    if fam in ('zsum', 'zmnz', 'ztail'):
+        w = gated(q, {'semantic': 1.0, 'lexical': p['lam'], 'tfidf': 0.0})
+        if fam == 'ztail':
+            units = {b: q.unit(b, 'ztail', p['T']) for b in q.branches}
+        else:
+            units = {b: q.unit(b, 'z') for b in q.branches}
+        s = weighted_sum(q, w, units)
+        if fam == 'zmnz':
+            s = s * sum(q.kept[b].astype(float) for b in q.branches if w[b] > 0)
+        return s
+    if fam in ('qpp', 'qpphead'):
+        c = {'semantic': 1.0, 'lexical': p.get('lam', 1.0), 'tfidf': 0.0}
+        scale = {b: c[b] * max(q.qpp(b, p.get('head', 1)), 1e-9) ** p['g'] for b in q.branches}
+        return weighted_sum(q, gated(q, scale), q.norm)
+    if fam == 'rrf':
+        w = gated(q, {'semantic': 1.0, 'lexical': 1.0, 'tfidf': 0.0})
+        k = {'semantic': p['k_sem'], 'lexical': p['k_lex'], 'tfidf': 60}
+        return sum(w[b] * np.where(q.kept[b], 1.0 / (k[b] + q.rank[b]), 0.0) for b in q.branches)
+    if fam == 'borda':
+        w = gated(q, {'semantic': 1.0, 'lexical': p['lam'], 'tfidf': 0.0})
+        return sum(w[b] * np.where(q.kept[b], np.maximum(0, p['D'] - q.rank[b] + 1), 0.0) for b in q.branches)
+    if fam == 'floor':
+        w = shipped_weights(q)
+        if 'semantic' in q.counted() and q.qpp('semantic') >= p['Q'] and w['semantic'] < p['F']:
+            rest = sum(v for b, v in w.items() if b != 'semantic')
+            w = {b: (p['F'] if b == 'semantic' else v * (1 - p['F']) / rest if rest > 0 else 0.0)
+                 for b, v in w.items()}
+        return weighted_sum(q, w, q.norm)
+    raise ValueError(fam)
+
+
+def grid(fam):
+    lams = [0.1, 0.2, 0.3, 0.5, 0.7, 1.0]
+    if fam == 'shipped':
+        return [{}]
+    if fam == 'spread':
+        return [{'bonus': b} for b in [0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]]
+    if fam in ('zsum', 'zmnz'):
+        return [{'lam': x} for x in [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0]]
+    if fam == 'ztail':
+        return [{'lam': x, 'T': t} for x in lams for t in [6, 11, 21, 51]]
+    if fam == 'qpp':
+        return [{'lam': x, 'g': g} for x in lams + [1.5, 2.0] for g in [0.5, 1, 2, 3]]
+    if fam == 'qpphead':
+        return [{'head': h, 'g': g} for h in [1, 3, 5, 10] for g in [0.5, 1, 2, 3, 4]]
+    if fam == 'rrf':
+        return [{'k_sem': a, 'k_lex': b} for a in [1, 5, 10, 20, 60] for b in [1, 5, 10, 20, 60, 120, 300]]
+    if fam == 'borda':
+        return [{'D': d, 'lam': x} for d in [10, 15, 20, 30, 50, 100] for x in [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]]
+    if fam == 'floor':
+        return [{'Q': a, 'F': f} for a in [0, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8] for f in [0.5, 0.7, 0.8, 0.9, 0.95, 1.0]]
+    raise ValueError(fam)
+
+
+def load(path, cache=None):
+    if cache:
+        import hashlib, pickle
+        st = os.stat(path)
+        f = os.path.join(cache, hashlib.sha1(f'{os.path.abspath(path)}:{st.st_mtime}:{st.st_size}'.encode()).hexdigest())
+        if os.path.exists(f):
+            return pickle.load(open(f, 'rb'))
+        out = load(path)
+        os.makedirs(cache, exist_ok=True)
+        pickle.dump(out, open(f, 'wb'))
+        return out
+    root = json.load(open(path))
+    return [Query(q.get('text', ''), q['branches'], root['qrels'][qid], root['doc_by_chunk'])
+            for qid, q in root['queries'].items() if root['qrels'].get(qid)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--dumps', action='append', required=True, help='model=directory of <set>.json dumps')
+    ap.add_argument('--family', action='append', help='families to score (default: all)')
+    ap.add_argument('--cache', help='directory for the parsed lists (keyed by file path, time and size)')
+    a = ap.parse_args()
+    data = {}
+    for spec in a.dumps:
+        model, folder = spec.split('=', 1)
+        for path in sorted(glob.glob(os.path.join(folder, '*.json'))):
+            data[(model, os.path.basename(path)[:-5])] = load(path, a.cache)
+    keys = sorted(data, key=lambda k: (k[1], k[0]))
+    best = {}
+    for k in keys:
+        means = {b: np.mean([q.branch_ndcg.get(b, 0) for q in data[k]]) for b in BRANCHES}
+        b = max(means, key=means.get)
+        best[k] = (b, means[b])
+    print('best branch: ' + ', '.join(f'{m}/{s} {best[(m, s)][0]} {best[(m, s)][1]:.4f}' for m, s in keys))
+    header = ' '.join(f'{(m[:3] + "/" + s[:6]):>10s}' for m, s in keys)
+    for fam in a.family or ['shipped', 'spread', 'zsum', 'zmnz', 'ztail', 'qpp', 'qpphead', 'rrf', 'borda', 'floor']:
+        configs = grid(fam)
+        margins = [{k: np.mean([q.ndcg(score(q, fam, p)) for q in data[k]]) - best[k][1] for k in keys}
+                   for p in configs]
+        print(f'\n== {fam}: {len(configs)} configurations; margin over the best branch, nDCG@10')
+        print(f'{"":34s} {header}')
+        if fam == 'shipped':
+            print(f'{"shipped (not fitted here)":34s} ' + ' '.join(f'{margins[0][k]:+10.4f}' for k in keys))
+            continue
+        top = max(range(len(configs)), key=lambda j: (round(min(margins[j].values()), 6),
+                                                     np.mean(list(margins[j].values()))))
+        print(f'{"in-sample best " + str(configs[top]):34s} ' + ' '.join(f'{margins[top][k]:+10.4f}' for k in keys))
+        held = {}
+        for s in sorted({k[1] for k in keys}):
+            train = [k for k in keys if k[1] != s]
+            j = max(range(len(configs)), key=lambda j: (round(min(margins[j][k] for k in train), 6),
+                                                       np.mean([margins[j][k] for k in train])))
+            for k in keys:
+                if k[1] == s:
+                    held[k] = margins[j][k]
+            print(f'  held out {s:17s} chosen {configs[j]}')
+        print(f'{"held out (leave-one-set-out)":34s} ' + ' '.join(f'{held[k]:+10.4f}' for k in keys))
+
+
+if __name__ == '__main__':
+    main()
