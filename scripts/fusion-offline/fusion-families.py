@@ -26,33 +26,28 @@ Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normal
 """
 import argparse
 import glob
+import importlib.util
 import json
 import math
 import os
+import sys
 
 import numpy as np
 
-BRANCHES = ['semantic', 'lexical', 'tfidf']
-THRESHOLD = {'semantic': 0.0, 'lexical': 0.02, 'tfidf': 0.02}
-P, DEPTH = 0.98, 100
+
+def _features():
+    """fusion-features.py, beside this script: its reading of a dumped query (first
+    occurrences, the shipped agreement gate, the share of Latin letters) and constants."""
+    spec = importlib.util.spec_from_file_location('fusion_features',
+                                                  os.path.join(os.path.dirname(__file__), 'fusion-features.py'))
+    module = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+    spec.loader.exec_module(module)
+    return module
 
 
-def rbo(a, b):
-    seen_a, seen_b, shared, total, w = set(), set(), 0, 0.0, 1.0
-    for k in range(1, DEPTH + 1):
-        x = a[k - 1] if k <= len(a) else None
-        y = b[k - 1] if k <= len(b) else None
-        if x is not None and x == y:
-            shared += 1
-        else:
-            shared += (x is not None and x in seen_b) + (y is not None and y in seen_a)
-        if x is not None:
-            seen_a.add(x)
-        if y is not None:
-            seen_b.add(y)
-        total += w * shared / k
-        w *= P
-    return (1 - P) * total / (1 - P ** DEPTH)
+_F = _features()
+BRANCHES, THRESHOLD = _F.BRANCHES, _F.THRESHOLD
 
 
 class Query:
@@ -60,15 +55,8 @@ class Query:
     negated score breaks ties by id)."""
 
     def __init__(self, text, branches, qrels, doc_by_chunk):
-        lists = {}
-        for b, hits in branches.items():
-            if isinstance(hits, dict):
-                continue  # a failed branch
-            firsts = {}
-            for c, s in hits:
-                firsts.setdefault(c, s)
-            if firsts:
-                lists[b] = list(firsts.items())
+        base = _F.Query('', text, branches, qrels, doc_by_chunk)  # first occurrences, the shipped gate, the script
+        lists = base.lists
         self.branches = [b for b in BRANCHES if b in lists]
         self.cands = sorted({c for hh in lists.values() for c, _ in hh})
         index = {c: i for i, c in enumerate(self.cands)}
@@ -97,20 +85,11 @@ class Query:
         self.any_kept = np.zeros(n, dtype=bool)
         for b in self.branches:
             self.any_kept |= self.kept[b]
-        ids = {b: [c for c, _ in lists[b]] for b in self.branches}
-        self.gates = {}
-        for b in self.branches:
-            overlap = max([rbo(ids[b], ids[a]) for a in self.branches if a != b] or [0])
-            others = max([rbo(ids[a], ids[c]) for a in self.branches for c in self.branches
-                          if a != b and c != b and a < c] or [0])
-            self.gates[b] = 1.0 if others <= 0 else min(1.0, overlap / others / 0.5) ** 8
-        letters = [ch for ch in text if ch.isalpha()]
-        latin = sum(1 for ch in letters if ord(ch) < 0x250) / len(letters) if letters else 1.0
-        self.unread = latin < 0.5 and len(self.branches) > 1
+        self.gates = base.gates
+        self.unread = base.latin < 0.5 and len(self.branches) > 1
         self.branch_ndcg = {b: self.ndcg(np.where(self.present[b], -self.rank[b], -np.inf), mask=self.present[b])
                             for b in self.branches}
-        sem = self.stats.get('semantic')
-        self.spread = float(sem.max() - sem.min()) if sem is not None else 0.0
+        self.spread = base.spread
         self._units = {}
 
     def ndcg(self, score, mask=None):
@@ -155,15 +134,7 @@ class Query:
 
 
 def gated(q, scale):
-    """The shipped weight rule: scale times gate over the counted branches; gates left out when all are 0;
-    equal shares when every scale is 0; then normalised."""
-    counted = q.counted()
-    any_gate = any(scale[b] * q.gates[b] > 0 for b in counted)
-    any_scale = any(scale[b] > 0 for b in counted)
-    raw = {b: (scale[b] * q.gates[b] if any_gate else scale[b] if any_scale else 1.0) if b in counted else 0.0
-           for b in q.branches}
-    total = sum(raw.values())
-    return {b: w / total for b, w in raw.items()}
+    return _F.gated(q.branches, q.gates, scale, q.counted())
 
 
 def weighted_sum(q, w, units):

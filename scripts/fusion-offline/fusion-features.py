@@ -110,11 +110,16 @@ def weights(q, lexical_bonus=0.1, unit='cosine', script=False, feature=None, t=1
     unread = script and q.latin < 0.5 and len(q.lists) > 1
     if feature and q.cov and q.cov[feature] < t and not unread:  # coverage only weighs BM25 against the dense list
         scale['lexical'] *= lo
-    counted = [b for b in q.lists if not (unread and b == 'semantic')]
-    any_gate = any(scale[b] * q.gates[b] > 0 for b in counted)
+    return gated(list(q.lists), q.gates, scale, [b for b in q.lists if not (unread and b == 'semantic')])
+
+
+def gated(branches, gates, scale, counted):
+    """AdaptiveWeights' rule: scale times gate over the counted branches (0 for the others); the gates left out when
+    every gated weight is 0, equal shares when every scale is 0; divided by the sum."""
+    any_gate = any(scale[b] * gates[b] > 0 for b in counted)
     any_scale = any(scale[b] > 0 for b in counted)
-    raw = {b: (scale[b] * q.gates[b] if any_gate else scale[b] if any_scale else 1.0) if b in counted else 0.0
-           for b in q.lists}
+    raw = {b: (scale[b] * gates[b] if any_gate else scale[b] if any_scale else 1.0) if b in counted else 0.0
+           for b in branches}
     total = sum(raw.values())
     return {b: w / total for b, w in raw.items()}
 
