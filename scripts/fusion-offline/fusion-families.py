@@ -8,7 +8,10 @@ agreement gate (full_ratio 0.5, power 8) and the model's scripts (a query with h
 Latin gives the dense list weight 0). Ranked by document, ties by fused score then chunk id, as FusionReplay does.
 
   scripts/fusion-offline/fusion-families.py --dumps minilm=/tmp/hf/dumps-all-minilm-l6-v2-q \\
-      --dumps e5=/tmp/hf/dumps-e5-small-v2-q [--family NAME ...] [--cache DIR]
+      --dumps e5=/tmp/hf/dumps-e5-small-v2-q [--family NAME ...] [--cache DIR] [--noise] [--no-gate]
+
+--noise also scores each fold's choice on its held-out set with a random semantic list (a model that reads the
+script but not the text); --no-gate takes the agreement gate out of every family.
 
 Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normalised to sum 1):
   shipped     adaptive fusion as shipped: unit min-max, weight semantic spread / lexical bonus 0.1 (cosine units)
@@ -30,6 +33,7 @@ import importlib.util
 import json
 import math
 import os
+import random
 import sys
 
 import numpy as np
@@ -189,9 +193,9 @@ def grid(fam):
     if fam == 'shipped':
         return [{}]
     if fam == 'spread':
-        return [{'bonus': b} for b in [0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]]
+        return [{'bonus': b} for b in [0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]]
     if fam in ('zsum', 'zmnz'):
-        return [{'lam': x} for x in [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0]]
+        return [{'lam': x} for x in [0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0]]
     if fam == 'ztail':
         return [{'lam': x, 'T': t} for x in lams for t in [6, 11, 21, 51]]
     if fam == 'qpp':
@@ -201,26 +205,42 @@ def grid(fam):
     if fam == 'rrf':
         return [{'k_sem': a, 'k_lex': b} for a in [1, 5, 10, 20, 60] for b in [1, 5, 10, 20, 60, 120, 300]]
     if fam == 'borda':
-        return [{'D': d, 'lam': x} for d in [10, 15, 20, 30, 50, 100] for x in [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]]
+        return [{'D': d, 'lam': x} for d in [10, 15, 20, 30, 50, 100]
+                for x in [0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]]
     if fam == 'floor':
         return [{'Q': a, 'F': f} for a in [0, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8] for f in [0.5, 0.7, 0.8, 0.9, 0.95, 1.0]]
     raise ValueError(fam)
 
 
-def load(path, cache=None):
+def load(path, cache=None, noise=False):
+    """The judged queries of one dump; with noise, each semantic list replaced by as many chunks drawn at random
+    from the corpus (seeded by the query's place), with that query's own cosines, as FusionReplay's noise variant
+    does (another random generator, so other draws)."""
     if cache:
-        import hashlib, pickle
+        import hashlib
+        import pickle
         st = os.stat(path)
-        f = os.path.join(cache, hashlib.sha1(f'{os.path.abspath(path)}:{st.st_mtime}:{st.st_size}'.encode()).hexdigest())
+        f = os.path.join(cache, hashlib.sha1(f'{os.path.abspath(path)}:{st.st_mtime}:{st.st_size}'
+                                             f'{":noise" if noise else ""}'.encode()).hexdigest())
         if os.path.exists(f):
             return pickle.load(open(f, 'rb'))
-        out = load(path)
+        out = load(path, noise=noise)
         os.makedirs(cache, exist_ok=True)
         pickle.dump(out, open(f, 'wb'))
         return out
     root = json.load(open(path))
-    return [Query(q.get('text', ''), q['branches'], root['qrels'][qid], root['doc_by_chunk'])
-            for qid, q in root['queries'].items() if root['qrels'].get(qid)]
+    corpus = sorted(root['doc_by_chunk'])
+    out = []
+    for i, (qid, q) in enumerate(root['queries'].items()):
+        branches = dict(q['branches'])
+        if noise and isinstance(branches.get('semantic'), list):
+            ids = corpus[:]
+            random.Random(i).shuffle(ids)
+            branches['semantic'] = [[c, x] for c, x in zip(ids, sorted((x for _, x in branches['semantic']),
+                                                                       reverse=True))]
+        if root['qrels'].get(qid):
+            out.append(Query(q.get('text', ''), branches, root['qrels'][qid], root['doc_by_chunk']))
+    return out
 
 
 def main():
@@ -228,12 +248,21 @@ def main():
     ap.add_argument('--dumps', action='append', required=True, help='model=directory of <set>.json dumps')
     ap.add_argument('--family', action='append', help='families to score (default: all)')
     ap.add_argument('--cache', help='directory for the parsed lists (keyed by file path, time and size)')
+    ap.add_argument('--no-gate', action='store_true', help='every family without the agreement gate (gate 1)')
+    ap.add_argument('--noise', action='store_true',
+                    help="also score each fold's choice on the held-out set with a random semantic list")
     a = ap.parse_args()
     data = {}
     for spec in a.dumps:
         model, folder = spec.split('=', 1)
         for path in sorted(glob.glob(os.path.join(folder, '*.json'))):
             data[(model, os.path.basename(path)[:-5])] = load(path, a.cache)
+            if a.noise:
+                data[(model, os.path.basename(path)[:-5] + '~noise')] = load(path, a.cache, noise=True)
+    if a.no_gate:
+        for q in (q for qs in data.values() for q in qs):
+            q.gates = {b: 1.0 for b in q.gates}
+    noisy = {k: data.pop(k) for k in [k for k in data if k[1].endswith('~noise')]}
     keys = sorted(data, key=lambda k: (k[1], k[0]))
     best = {}
     for k in keys:
@@ -250,11 +279,14 @@ def main():
         print(f'{"":34s} {header}')
         if fam == 'shipped':
             print(f'{"shipped (not fitted here)":34s} ' + ' '.join(f'{margins[0][k]:+10.4f}' for k in keys))
+            if noisy:
+                print(f'{"  same, random semantic list":34s} '
+                      + ' '.join(f'{noise_margin(noisy[(k[0], k[1] + "~noise")], fam, {}):+10.4f}' for k in keys))
             continue
         top = max(range(len(configs)), key=lambda j: (round(min(margins[j].values()), 6),
                                                      np.mean(list(margins[j].values()))))
         print(f'{"in-sample best " + str(configs[top]):34s} ' + ' '.join(f'{margins[top][k]:+10.4f}' for k in keys))
-        held = {}
+        held, held_noise = {}, {}
         for s in sorted({k[1] for k in keys}):
             train = [k for k in keys if k[1] != s]
             j = max(range(len(configs)), key=lambda j: (round(min(margins[j][k] for k in train), 6),
@@ -262,8 +294,18 @@ def main():
             for k in keys:
                 if k[1] == s:
                     held[k] = margins[j][k]
+                    if noisy:
+                        held_noise[k] = noise_margin(noisy[(k[0], k[1] + '~noise')], fam, configs[j])
             print(f'  held out {s:17s} chosen {configs[j]}')
         print(f'{"held out (leave-one-set-out)":34s} ' + ' '.join(f'{held[k]:+10.4f}' for k in keys))
+        if noisy:
+            print(f'{"  same, random semantic list":34s} ' + ' '.join(f'{held_noise[k]:+10.4f}' for k in keys))
+
+
+def noise_margin(queries, fam, p):
+    """Margin over the best branch of a set whose semantic lists are noise."""
+    best = max(np.mean([q.branch_ndcg.get(b, 0) for q in queries]) for b in BRANCHES)
+    return np.mean([q.ndcg(score(q, fam, p)) for q in queries]) - best
 
 
 if __name__ == '__main__':
