@@ -164,6 +164,20 @@ public abstract class LexicalIndexContract {
     }
 
     @Test
+    void aWordHeldInScopeOnlyBelowTheTopHitsIsNotFuzzed() {
+        index.upsert(List.of(
+                chunk("a.md", 0, "glimmerbrook glimmerbrook runbook"),
+                chunk("b.md", 0, "The saltmarsh survey of the northern estuary lists tides, birds, reeds, sluices,"
+                        + " dykes, ditches, pumps, gauges, moorings and the ferry timetable for every season."),
+                chunk("c.md", 0, "saltmarsk glimmerbrook")));
+
+        // "saltmarsh" is held (b.md) though not by the top hit: no typo clause lifts c.md's "saltmarsk"
+        assertThat(ids(index.search("glimmerbrook saltmarsh", SearchScope.all(), 1))).containsExactly("a.md#0");
+        // as a typo it would be fuzzed, and then c.md comes first
+        assertThat(ids(index.search("glimmerbrook saltmarsj", SearchScope.all(), 1))).containsExactly("c.md#0");
+    }
+
+    @Test
     void withoutFuzzyATypoFindsNothing() {
         LexicalIndex exact = newIndexWithoutFuzzy();
         try {
