@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.poimen.bench.eval.BeirBenchmark;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
@@ -71,6 +72,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         List<Map<String, Object>> reports = new ArrayList<>();
         List<FusionReplay.Dump> dumps = new ArrayList<>();
         Path scratch = java.nio.file.Files.createTempDirectory("poimen-beir-");
+        EmbeddingModelChoice model = EmbeddingModelChoice.defaultChoice();
         try {
             for (Path dataset : datasets) {
                 BenchContext.Options options = new BenchContext.Options();
@@ -78,6 +80,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                 options.policy = policy;
                 options.springArgs = springArgs;
                 try (BenchContext bench = BenchContext.open(options)) {
+                    model = bench.spring.getBean(EmbeddingModelChoice.class);
                     BeirDataset set = bench.set;
                     System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
                             set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
@@ -110,7 +113,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         System.out.println();
         List<Map<String, Object>> margins = printMargins(reports);
         if (fit) {
-            RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent()).current();
+            RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent(), model).current();
             System.out.println();
             BenchReplayCommand.printHeldOut(BenchReplayCommand.fit(dumps, BenchReplayCommand.grid(
                     BenchReplayCommand.LEXICAL_BONUSES, List.of(0.0), s.calibration().unit()), 1, true, s.fusion()));

@@ -46,8 +46,9 @@ public class BenchReplayCommand implements Callable<Integer> {
     List<Double> lexicalLead;
 
     @Option(names = "--bonus-unit", defaultValue = "cosine",
-            description = "unit of the fitted bonuses: cosine, or spread (a fraction of the query's semantic "
-                    + "spread) (default: ${DEFAULT-VALUE})")
+            description = "unit of the fitted bonuses: cosine, spread (a fraction of the query's semantic "
+                    + "spread), or auto (cosine for all-minilm-l6-v2-q, spread for any other --embedding-model) "
+                    + "(default: ${DEFAULT-VALUE})")
     String bonusUnit;
 
     @Option(names = "--noise-draws", defaultValue = "1",
@@ -111,19 +112,21 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent()).current();
-        CalibratedFusion.Unit unit;
+        EmbeddingModelChoice model;
         try {
-            unit = CalibratedFusion.Unit.of(bonusUnit);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: --bonus-unit must be cosine or spread, got " + bonusUnit);
-            return 2;
-        }
-        ModelScripts scripts;
-        try {
-            scripts = EmbeddingModelChoice.of(embeddingModel).scripts();
+            model = EmbeddingModelChoice.of(embeddingModel);
         } catch (RuntimeException e) {
             System.err.println("error: --embedding-model: " + e.getMessage());
+            return 2;
+        }
+        ModelScripts scripts = model.scripts();
+        // the policy's bonus_unit: auto resolved for the dumps' model, as the hub resolves it for its own
+        RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent(), model).current();
+        CalibratedFusion.Unit unit;
+        try {
+            unit = CalibratedFusion.Unit.of(bonusUnit).forModel(model);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: --bonus-unit must be auto, cosine or spread, got " + bonusUnit);
             return 2;
         }
         List<FusionReplay.Dump> sets = new ArrayList<>();

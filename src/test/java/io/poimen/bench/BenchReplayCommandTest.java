@@ -3,8 +3,15 @@ package io.poimen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class BenchReplayCommandTest {
     private static final List<BenchReplayCommand.Params> GRID = List.of(
@@ -28,6 +35,42 @@ class BenchReplayCommandTest {
         // in-sample every column counts: each point fails one, point 0 by most (0.9), point 1 by 0.5, point 2 by 0.5
         assertThat(BenchReplayCommand.choose(GRID, score, REFERENCE, 2, -1)).isEqualTo(1);
     }
+    /**
+     * {@code bench replay} resolves the policy's {@code bonus_unit: auto} and {@code --bonus-unit auto} for
+     * {@code --embedding-model} as the hub does: spread for e5-small-v2-q, cosine for all-minilm-l6-v2-q.
+     */
+    @Test
+    void replayResolvesAutoForTheEmbeddingModelAsTheHubDoes(@TempDir Path dir) throws Exception {
+        Path dump = dir.resolve("one.json");
+        Files.writeString(dump, """
+                {"dataset": "one", "doc_by_chunk": {"a": "a", "b": "b"}, "qrels": {"q": {"b": 1}},
+                 "queries": {"q": {"text": "a question", "branches": {
+                   "semantic": [["a", 0.90], ["b", 0.89]], "lexical": [["b", 9.0], ["a", 1.0]]}}}}
+                """);
+        String e5 = replay("--dump", dump.toString(), "--embedding-model", "e5-small-v2-q", "--bonus-unit", "auto");
+        String minilm = replay("--dump", dump.toString(), "--bonus-unit", "auto");
+        assertThat(line(e5, "policy's own:")).contains("×spread");
+        assertThat(line(minilm, "policy's own:")).doesNotContain("×spread");
+        assertThat(line(e5, "chosen on all sets")).contains("×spread");
+        assertThat(line(minilm, "chosen on all sets")).doesNotContain("×spread");
+    }
+
+    private static String replay(String... args) {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(new CommandLine(new BenchReplayCommand()).execute(args)).isZero();
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String line(String output, String start) {
+        return output.lines().filter(l -> l.startsWith(start)).findFirst().orElseThrow(() -> new AssertionError(output));
+    }
+
     @Test
     void theGridCarriesEachLexicalLeadIntoTheFusionItScores() {
         List<BenchReplayCommand.Params> grid = BenchReplayCommand.grid(List.of(0.1), List.of(0.0),

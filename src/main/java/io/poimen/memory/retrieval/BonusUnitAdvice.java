@@ -12,7 +12,8 @@ import org.springframework.boot.ApplicationRunner;
  * Says at start-up when the configured model packs its cosines more tightly than the one the cosine-unit
  * bonuses were fitted for: with BGE or E5 a lexical bonus of 0.1 cosine outweighs the dense list (E5 on
  * msmarco-5k: hybrid 0.78 against its dense branch's 0.83), and {@code bonus_unit: spread} fixes that
- * (docs/retrieval.md, "Bonus unit").
+ * (docs/retrieval.md, "Bonus unit"). The shipped {@code bonus_unit: auto} picks spread for such a model; this
+ * warns when an operator set {@code cosine} explicitly.
  */
 public class BonusUnitAdvice implements ApplicationRunner {
     private static final Logger LOG = LoggerFactory.getLogger(BonusUnitAdvice.class);
@@ -25,7 +26,10 @@ public class BonusUnitAdvice implements ApplicationRunner {
         this.policy = policy;
     }
 
-    /** The warning for this model and unit, if any. */
+    /**
+     * The warning for this model and the unit in force ({@code auto} already resolved, so only an explicit
+     * {@code cosine} with another model warns), if any.
+     */
     static Optional<String> advice(EmbeddingModelChoice model, CalibratedFusion.Unit unit) {
         if (model == EmbeddingModelChoice.ALL_MINILM_L6_V2_Q || unit == CalibratedFusion.Unit.SPREAD) {
             return Optional.empty();
@@ -37,7 +41,8 @@ public class BonusUnitAdvice implements ApplicationRunner {
                 : " packs its cosines more tightly than " + fitted + ", for which the fusion's bonuses in cosine "
                         + "units were fitted: the lexical bonus will outweigh its dense list.";
         return Optional.of("poimen.embedding.model=" + model.id() + how + " Set fusion.calibrated.bonus_unit: "
-                + "spread in policies/retrieval.yaml (docs/retrieval.md, \"Bonus unit\")");
+                + "spread, or auto (spread for every model but " + fitted + "), in policies/retrieval.yaml "
+                + "(docs/retrieval.md, \"Bonus unit\")");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
@@ -46,6 +47,13 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 2000, 5, 0.8, CalibratedFusion.Bonuses.DEFAULTS);
     }
 
+    /** These settings with {@code fusion.calibrated.bonus_unit: auto} resolved for {@code model}'s cosines. */
+    public RetrievalSettings forModel(EmbeddingModelChoice model) {
+        CalibratedFusion.Bonuses resolved = calibration.withUnit(calibration.unit().forModel(model));
+        return new RetrievalSettings(fusion, keyTermBoost, categoryBoost, candidatesPerBranch, topK, budgetTokens,
+                shingleSize, jaccard, resolved, minTokensForHybrid, gate, recencyAndHits);
+    }
+
     /** Reads the YAML mapping; missing keys keep their defaults, bad values throw with the key named. */
     public static RetrievalSettings fromYaml(Map<String, Object> y) {
         RetrievalSettings d = defaults();
@@ -69,7 +77,7 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 (int) num(dup, "shingle_size", d.shingleSize()), num(dup, "jaccard", d.jaccard()),
                 new CalibratedFusion.Bonuses(num(calibrated, "lexical_bonus", d.calibration().lexical()),
                         num(calibrated, "tfidf_bonus", d.calibration().tfidf()), addedBonuses(calibrated),
-                        CalibratedFusion.Unit.of(str(calibrated, "bonus_unit", d.calibration().unit().name()))),
+                        CalibratedFusion.Unit.of(str(calibrated, "bonus_unit", CalibratedFusion.Unit.AUTO.name()))),
                 (int) num(y, "min_tokens_for_hybrid", d.minTokensForHybrid()),
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
                         num(adaptive, "power", d.gate().power()),

@@ -117,8 +117,8 @@ class PoimenCliTest {
     }
 
     @Test
-    void benchReplayRefusesABonusUnitThatIsNeitherCosineNorSpread(@TempDir Path dir) {
-        refusedBeforeSpring("--bonus-unit must be cosine or spread, got percent",
+    void benchReplayRefusesABonusUnitThatIsNeitherAutoCosineNorSpread(@TempDir Path dir) {
+        refusedBeforeSpring("--bonus-unit must be auto, cosine or spread, got percent",
                 "bench", "replay", "--dump", dir.resolve("none.json").toString(), "--bonus-unit", "percent");
     }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.health.PolicyFilesHealthIndicator;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
+import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import io.poimen.memory.security.policy.AccessPolicy;
 import io.poimen.memory.security.policy.PolicyDefaults;
 import io.poimen.memory.security.policy.RoleModel;
@@ -78,6 +80,39 @@ class PolicyFileLoadingTest {
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
         assertThat(registry.get("poimen.policy.rejected").tag("file", "retrieval.yaml").gauge().value())
                 .isEqualTo(0.0);
+    }
+
+    /**
+     * {@code bonus_unit: auto} is resolved for the hub's model as each version of the file is read: spread for E5,
+     * cosine for MiniLM; an edit to an explicit unit applies at once, and a bad one keeps the version in force.
+     */
+    @Test
+    void theBonusUnitAutoIsResolvedForTheModelOnEveryReload() throws Exception {
+        FileSystemUtils.copyRecursively(Path.of("policies"), policies);
+        Path file = policies.resolve("retrieval.yaml");
+        String shipped = Files.readString(file);
+        RetrievalPolicy e5 = new RetrievalPolicy(policies, EmbeddingModelChoice.E5_SMALL_V2_Q);
+        RetrievalPolicy minilm = new RetrievalPolicy(policies, EmbeddingModelChoice.ALL_MINILM_L6_V2_Q);
+        assertThat(e5.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(minilm.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+        assertThat(new RetrievalPolicy(policies).current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+
+        edit(file, shipped.replace("    bonus_unit: auto\n", "    bonus_unit: cosine\n"), 1);
+        assertThat(e5.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+        edit(file, shipped.replace("    bonus_unit: auto\n", "    bonus_unit: spread\n"), 2);
+        assertThat(minilm.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        edit(file, shipped.replace("    bonus_unit: auto\n", "    bonus_unit: percent\n"), 3);
+        assertThat(minilm.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(minilm.watched().error()).contains(":" + lineOf(shipped, "    bonus_unit: auto") + ":")
+                .contains("bonus_unit must be auto, cosine or spread, got percent");
+        edit(file, shipped, 4);
+        assertThat(e5.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(minilm.current().calibration().unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
+
+        // without the file, the defaults: auto, resolved the same way
+        Files.delete(file);
+        assertThat(new RetrievalPolicy(policies, EmbeddingModelChoice.E5_SMALL_V2_Q).current().calibration().unit())
+                .isEqualTo(CalibratedFusion.Unit.SPREAD);
     }
 
     /** The mechanism of the access policies (LastGoodYamlFiles): broken since start keeps the defaults, reported. */

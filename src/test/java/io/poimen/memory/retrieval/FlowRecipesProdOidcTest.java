@@ -124,8 +124,8 @@ class FlowRecipesProdOidcTest {
         double[] cosine = bonusAndSpread(before);
         assertThat(cosine[0]).isEqualTo(0.10);
         assertThat(cosine[1]).isBetween(0.1, 0.9); // a tenth of it then differs from 0.10 by more than the rounding
-        assertThat(originalPolicy).contains("    bonus_unit: cosine\n");
-        write(POLICY, originalPolicy.replace("    bonus_unit: cosine\n", "    bonus_unit: spread  # recipe\n"));
+        assertThat(originalPolicy).contains("    bonus_unit: auto\n");
+        write(POLICY, originalPolicy.replace("    bonus_unit: auto\n", "    bonus_unit: spread  # recipe\n"));
         double[] spread = bonusAndSpread(query(charlie, "poimen"));
         assertThat(spread[1]).isCloseTo(cosine[1], within(0.006)); // the same lists, so the same spread
         assertThat(spread[0]).isCloseTo(0.10 * spread[1], within(0.0056));

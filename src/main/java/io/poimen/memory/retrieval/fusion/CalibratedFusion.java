@@ -1,5 +1,6 @@
 package io.poimen.memory.retrieval.fusion;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
@@ -37,7 +38,12 @@ public class CalibratedFusion implements FusionMethod {
          * A fraction of the semantic list's spread (top − lowest cosine of this query's list), so that the lexical
          * lists move a model that packs its cosines tightly (BGE, E5) as much as one that spreads them.
          */
-        SPREAD;
+        SPREAD,
+        /**
+         * {@link #COSINE} for the model the bonuses were fitted on ({@link EmbeddingModelChoice#ALL_MINILM_L6_V2_Q}),
+         * {@link #SPREAD} for every other one: resolved with {@link #forModel} before any fusion reads it.
+         */
+        AUTO;
 
         public static Unit of(String name) {
             for (Unit u : values()) {
@@ -45,7 +51,15 @@ public class CalibratedFusion implements FusionMethod {
                     return u;
                 }
             }
-            throw new IllegalArgumentException("bonus_unit must be cosine or spread, got " + name);
+            throw new IllegalArgumentException("bonus_unit must be auto, cosine or spread, got " + name);
+        }
+
+        /** The unit a fusion applies with {@code model}'s cosines: {@link #AUTO} resolved, the others as they are. */
+        public Unit forModel(EmbeddingModelChoice model) {
+            if (this != AUTO) {
+                return this;
+            }
+            return model == EmbeddingModelChoice.ALL_MINILM_L6_V2_Q ? COSINE : SPREAD;
         }
     }
 
@@ -92,6 +106,9 @@ public class CalibratedFusion implements FusionMethod {
          * {@code semanticSpread}: 1 for the semantic branch, its bonus (times the spread in {@link Unit#SPREAD}).
          */
         double inCosine(Branch b, double semanticSpread) {
+            if (unit == Unit.AUTO) {
+                throw new IllegalStateException("bonus_unit auto is resolved for the embedding model before fusing");
+            }
             return b == Branch.SEMANTIC ? 1 : of(b) * (unit == Unit.SPREAD ? semanticSpread : 1);
         }
     }

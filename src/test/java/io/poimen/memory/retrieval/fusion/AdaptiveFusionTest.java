@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
+import io.poimen.memory.testsupport.ModelFolders;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AdaptiveFusionTest {
     private final FusionSettings settings = FusionSettings.defaults().withMethod(AdaptiveFusion.NAME);
@@ -246,12 +250,52 @@ class AdaptiveFusionTest {
         assertThat(ids(cosine, semantic, lexical, List.of())).isNotEqualTo(ids(cosine, packed, lexical, List.of()));
     }
 
+    /**
+     * {@code auto} is a property of the model: cosine for the one the bonuses were fitted on, spread for any other
+     * (a folder model too, even one holding MiniLM's own files). E5's packed list then fuses as under explicit
+     * spread, which differs from cosine on lists where BM25 ranks the semantic list upside down.
+     */
+    @Test
+    void autoIsCosineForMiniLmAndSpreadForEveryOtherModelAndFusesAsTheUnitItResolvesTo(@TempDir Path dir) {
+        EmbeddingModelChoice minilm = EmbeddingModelChoice.ALL_MINILM_L6_V2_Q;
+        EmbeddingModelChoice folder = EmbeddingModelChoice.of(ModelFolders.copyOf(minilm, dir.resolve("m"),
+                ModelFolders.descriptorOf(minilm, "team-model", "mean")).toString());
+        CalibratedFusion.Unit auto = CalibratedFusion.Unit.of("auto");
+        assertThat(auto.forModel(minilm)).isEqualTo(CalibratedFusion.Unit.COSINE);
+        assertThat(auto.forModel(EmbeddingModelChoice.E5_SMALL_V2_Q)).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(auto.forModel(EmbeddingModelChoice.BGE_SMALL_EN_V15_Q)).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        assertThat(auto.forModel(folder)).isEqualTo(CalibratedFusion.Unit.SPREAD);
+        for (CalibratedFusion.Unit explicit : List.of(CalibratedFusion.Unit.COSINE, CalibratedFusion.Unit.SPREAD)) {
+            assertThat(explicit.forModel(EmbeddingModelChoice.E5_SMALL_V2_Q)).isEqualTo(explicit);
+            assertThat(explicit.forModel(minilm)).isEqualTo(explicit);
+        }
+
+        List<Hit> packed = list("s", 20, 0.8, 0.02).stream().map(h -> new Hit(h.chunkId(), 0.7 + 0.25 * h.score()))
+                .toList();
+        List<Hit> lexical = new ArrayList<>(); // BM25 ranks the semantic list upside down: s19 first
+        for (int i = 0; i < 20; i++) {
+            lexical.add(new Hit("s" + (19 - i), 20.0 - i));
+        }
+        CalibratedFusion.Bonuses configured = new CalibratedFusion.Bonuses(0.1, 0).withUnit(auto);
+        CalibratedFusion.Bonuses e5 = configured.withUnit(auto.forModel(EmbeddingModelChoice.E5_SMALL_V2_Q));
+        CalibratedFusion.Bonuses spread = configured.withUnit(CalibratedFusion.Unit.SPREAD);
+        CalibratedFusion.Bonuses cosine = configured.withUnit(CalibratedFusion.Unit.COSINE);
+        List<String> underAuto = ids(new AdaptiveFusion(e5, AdaptiveFusion.Gate.DEFAULTS), packed, lexical, List.of());
+        assertThat(underAuto).isEqualTo(ids(new AdaptiveFusion(spread, AdaptiveFusion.Gate.DEFAULTS), packed, lexical,
+                List.of()));
+        assertThat(underAuto).isNotEqualTo(ids(new AdaptiveFusion(cosine, AdaptiveFusion.Gate.DEFAULTS), packed,
+                lexical, List.of()));
+        // unresolved, auto is not silently read as one unit or the other
+        assertThatThrownBy(() -> ids(new CalibratedFusion(configured), packed, lexical, List.of()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("auto");
+    }
+
     @Test
     void theBonusUnitIsCosineOrSpread() {
         assertThat(CalibratedFusion.Unit.of(" Spread ")).isEqualTo(CalibratedFusion.Unit.SPREAD);
         assertThat(CalibratedFusion.Bonuses.DEFAULTS.unit()).isEqualTo(CalibratedFusion.Unit.COSINE);
         assertThatThrownBy(() -> CalibratedFusion.Unit.of("percent")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("bonus_unit").hasMessageContaining("percent");
+                .hasMessageContaining("bonus_unit must be auto, cosine or spread, got percent");
     }
 
     private List<String> ids(FusionMethod m, List<Hit> semantic, List<Hit> lexical, List<Hit> tfidf) {

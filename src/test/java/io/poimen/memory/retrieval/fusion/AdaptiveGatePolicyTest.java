@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.poimen.memory.config.StrictYaml;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
@@ -59,7 +60,9 @@ class AdaptiveGatePolicyTest {
         return StrictYaml.parse(file, RetrievalSettings::fromYaml);
     }
 
-    private static double semanticWeight(RetrievalSettings s) {
+    /** The top result's semantic weight, the policy's bonus unit resolved for the default model (as the hub does). */
+    private static double semanticWeight(RetrievalSettings read) {
+        RetrievalSettings s = read.forModel(EmbeddingModelChoice.defaultChoice());
         FusionMethod m = FusionMethods.of(s.fusion().method(), s.calibration(), s.gate());
         return m.fuse(lists(), s.fusion()).get(0).weights().get("semantic");
     }
@@ -99,7 +102,16 @@ class AdaptiveGatePolicyTest {
                 .isEqualTo(CalibratedFusion.Unit.COSINE);
         assertThatThrownBy(() -> load(BONUS_UNIT, "    bonus_unit: percent"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
-                .hasMessageContaining("bonus_unit must be cosine or spread, got percent");
+                .hasMessageContaining("bonus_unit must be auto, cosine or spread, got percent");
+    }
+
+    /** The shipped policy says auto, and a policy without the key means auto too. */
+    @Test
+    void theShippedBonusUnitIsAutoAndSoIsAMissingOne() throws Exception {
+        assertThat(load(BONUS_UNIT, "    bonus_unit: auto").calibration().unit()).isEqualTo(CalibratedFusion.Unit.AUTO);
+        assertThat(StrictYaml.parse(Path.of("policies/retrieval.yaml"), RetrievalSettings::fromYaml).calibration()
+                .unit()).isEqualTo(CalibratedFusion.Unit.AUTO);
+        assertThat(load(BONUS_UNIT, "").calibration().unit()).isEqualTo(CalibratedFusion.Unit.AUTO);
     }
 
     @Test
