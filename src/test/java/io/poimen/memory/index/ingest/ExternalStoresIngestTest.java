@@ -1,9 +1,16 @@
 package io.poimen.memory.index.ingest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
+import io.poimen.memory.index.SearchScope;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
+import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -21,6 +28,32 @@ class ExternalStoresIngestTest extends IngestContractTest {
         String url = TestPostgres.freshDatabaseUrl("ingest_contract");
         registry.add("spring.datasource.url", () -> url);
         registry.add("poimen.opensearch.url", TestOpenSearch::url);
+    }
+
+    /**
+     * Writes do not wait for a refresh; the run makes them searchable before {@code direct:ingest} returns, also on
+     * an index the node refreshes only once an hour.
+     */
+    @Test
+    void aChangeIsSearchableWhenTheIngestReturnsWithoutThePeriodicRefresh() throws IOException {
+        TestOpenSearch.setRefreshInterval("ingest-contract", "1h");
+        try {
+            Files.writeString(vault().resolve("projects/poimen/tools/kubectl.md"),
+                    "\n## Wombat flag\n\nThe wombatrix option prints diagnostics.\n", StandardOpenOption.APPEND);
+            Files.delete(vault().resolve("projects/poimen/memories/ownership.md"));
+            long ownership = lexical.search("ownership", SearchScope.all(), 100).stream()
+                    .filter(h -> h.chunkId().startsWith("projects/poimen/memories/ownership.md#")).count();
+            assertThat(ownership).isPositive();
+
+            ingest();
+
+            assertThat(lexical.search("wombatrix", SearchScope.all(), 5)).singleElement()
+                    .satisfies(h -> assertThat(h.chunkId()).startsWith("projects/poimen/tools/kubectl.md#"));
+            assertThat(lexical.search("ownership", SearchScope.all(), 100))
+                    .noneMatch(h -> h.chunkId().startsWith("projects/poimen/memories/ownership.md#"));
+        } finally {
+            TestOpenSearch.setRefreshInterval("ingest-contract", null);
+        }
     }
 
     @Override
