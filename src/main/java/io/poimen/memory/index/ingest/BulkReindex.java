@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * {@code refresh_interval} is -1, so the node does not refresh and merge small segments while the model embeds), and
  * a bulk run ends by letting it settle ({@link LexicalIndex#endBulkLoad()}: the interval back, then OpenSearch merges
  * the segments the load wrote, which took its search time at 100,000 chunks from 6 to 4 ms p50, docs/operations.md).
- * A bulk run that died leaves the interval at -1 until the next run's {@link LexicalIndex#makeSearchable()}.
+ * A bulk run that died leaves the interval at -1 until the next run's {@link LexicalIndex#makeSearchable()} (at its
+ * start, before its first write).
  */
 public class BulkReindex {
     private static final Logger log = LoggerFactory.getLogger(BulkReindex.class);

@@ -320,7 +320,10 @@ public class IngestPipeline {
      * After the run's last lexical write (its batches' and {@link #removeDeleted}'s): they become searchable now,
      * together, since no write waits for that on its own ({@link LexicalIndex#makeSearchable()}). A failure here
      * loses nothing that was written, so the run still reports: OpenSearch shows the writes at its next periodic
-     * refresh, and the next run refreshes again. A run that fails before this step is shown the same way.
+     * refresh, and the next run refreshes again. A run that fails before this step is shown the same way, and by
+     * the next run, which takes this step before its first write too: OpenSearch deletes a changed note's old
+     * chunks by query, which finds only chunks a search sees (also those a failed bulk run wrote while the periodic
+     * refresh was off).
      */
     public void makeSearchable(@Body IngestRun run) {
         long t0 = System.nanoTime();

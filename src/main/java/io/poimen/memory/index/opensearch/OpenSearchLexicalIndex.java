@@ -223,8 +223,9 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         });
     }
 
-    // the client, not camel-opensearch's Bulk operation: same 500-chunk bulk (then with wait_for), 2 x 15 alternating rounds,
-    // p50 1,848 / 2,506 ms here against 2,695 / 2,660 ms there, and it would open a second connection pool (2026-12-05)
+    // the client, not camel-opensearch's Bulk operation: same 500-chunk bulk (with wait_for then), 2 x 15 alternating
+    // rounds, p50 1,848 / 2,506 ms here against 2,695 / 2,660 ms there, and it would open a second connection pool
+    // (2026-12-05)
     @Override
     public void upsert(List<Chunk> chunks) {
         for (int from = 0; from < chunks.size(); from += BULK_BATCH) {
@@ -390,10 +391,10 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     /**
-     * Refreshes the index: the writes of the ingest run become searchable now rather than at the node's next
-     * periodic refresh. At a run's end, after its own bulk load ended: so an index still at {@code refresh_interval:
+     * Refreshes the index: the writes so far become searchable now rather than at the node's next periodic refresh.
+     * Called at an ingest run's start and end, outside any bulk load of it: so an index at {@code refresh_interval:
      * -1} was left so by a bulk load that died (this hub's or another process's), and first gets its interval back
-     * ({@link #restoreRefreshInterval}), so that a later run that fails before this step still becomes searchable on
+     * ({@link #restoreRefreshInterval}), so that a later run that fails before its end still becomes searchable on
      * the node's own schedule.
      */
     @Override

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
 import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.lucene.LexicalIndexContract;
+import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -51,6 +54,35 @@ class ExternalStoresIngestTest extends IngestContractTest {
                     .satisfies(h -> assertThat(h.chunkId()).startsWith("projects/poimen/tools/kubectl.md#"));
             assertThat(lexical.search("ownership", SearchScope.all(), 100))
                     .noneMatch(h -> h.chunkId().startsWith("projects/poimen/memories/ownership.md#"));
+        } finally {
+            TestOpenSearch.setRefreshInterval("ingest-contract", null);
+        }
+    }
+
+    /**
+     * A run that failed during a bulk load leaves the periodic refresh off and chunks no search sees yet: the next
+     * run still replaces such a note completely (the old chunks are deleted by query, which finds only what a
+     * search sees), and gives the index its refresh interval back.
+     */
+    @Test
+    void theNextRunReplacesWhatARunThatFailedDuringABulkLoadWrote() throws IOException {
+        String path = "projects/poimen/tools/kubectl.md";
+        TestOpenSearch.setRefreshInterval("ingest-contract", "-1");
+        try {
+            // the failed run's write: a chunk of the note that is not in its current version
+            lexical.upsert(List.of(LexicalIndexContract.chunk(path, 99,
+                    "Gone", List.of("Gone"), "The zebrastale section the failed run wrote.",
+                    List.of())));
+            Files.writeString(vault().resolve(path), "\n## Okapi flag\n\nThe okapitrix option.\n",
+                    StandardOpenOption.APPEND);
+
+            ingest();
+
+            assertThat(lexical.search("okapitrix", SearchScope.all(), 5)).singleElement()
+                    .satisfies(h -> assertThat(h.chunkId()).startsWith(path + "#"));
+            assertThat(lexical.search("zebrastale", SearchScope.all(), 5)).isEmpty();
+            assertThat(((OpenSearchLexicalIndex) lexical).refreshInterval())
+                    .isNull();
         } finally {
             TestOpenSearch.setRefreshInterval("ingest-contract", null);
         }
