@@ -132,9 +132,9 @@ public class StoreConfig {
     OpenSearchLexicalIndex openSearchLexicalIndex(RestClient restClient, PoimenProperties props,
                                                   MeterRegistry registry) {
         OpenSearchClient client = new OpenSearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
-        // wait_for: an incremental reindex is searchable when the ingest route returns
+        // writes do not wait for a refresh: the ingest route makes a run's writes searchable once, before it returns
         OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, new OpenSearchLexicalIndex.Options(
-                props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.WaitFor),
+                props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.False),
                 props.lexical().fuzzy(), registry);
         index.ensureIndex();
         return index;

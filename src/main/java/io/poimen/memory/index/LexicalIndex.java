@@ -28,8 +28,25 @@ public interface LexicalIndex {
     }
 
     /**
-     * After a bulk load (a full reindex, a first ingest): leaves the index in the shape searches read fastest. Nothing
-     * by default; OpenSearch merges its segments.
+     * Makes every write so far visible to searches, at the start and the end of an ingest run (its writes do not
+     * wait for that one by one). Nothing by default: a Lucene write is searchable once committed. OpenSearch
+     * refreshes the index, and gives an index that a bulk load which died left without periodic refreshes its
+     * interval back.
+     */
+    default void makeSearchable() {
+    }
+
+    /**
+     * Before a bulk load (a full reindex, a first ingest): the index may stop making writes searchable on its own
+     * until {@link #endBulkLoad()} (or the next run's {@link #makeSearchable()}). Nothing by default; OpenSearch
+     * turns its periodic refresh off.
+     */
+    default void beginBulkLoad() {
+    }
+
+    /**
+     * After a bulk load: undoes {@link #beginBulkLoad()} and leaves the index in the shape searches read fastest.
+     * Nothing by default; OpenSearch restores its refresh interval and merges its segments.
      */
     default void endBulkLoad() {
     }

@@ -106,6 +106,23 @@ public final class TestOpenSearch {
         return client;
     }
 
+    /**
+     * Sets an index's {@code refresh_interval} (e.g. {@code 1h}: no periodic refresh within a test, so only an
+     * explicit refresh makes a write searchable); null removes the setting (the node's default again).
+     */
+    public static void setRefreshInterval(String index, String interval) {
+        String value = interval == null ? "null" : "\"" + interval + "\"";
+        var put = org.opensearch.client.opensearch.generic.Requests.builder().method("PUT")
+                .endpoint("/" + index + "/_settings").json("{\"index\":{\"refresh_interval\":" + value + "}}").build();
+        try (var response = client().generic().execute(put)) {
+            if (response.getStatus() / 100 != 2) {
+                throw new IllegalStateException("refresh_interval of " + index + ": status " + response.getStatus());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Milliseconds the last (re)start of the node took, for reports. */
     public static synchronized long lastStartMillis() {
         return startMillis;

@@ -317,6 +317,27 @@ public class IngestPipeline {
     }
 
     /**
+     * After the run's last lexical write (its batches' and {@link #removeDeleted}'s): they become searchable now,
+     * together, since no write waits for that on its own ({@link LexicalIndex#makeSearchable()}). A failure here
+     * loses nothing that was written, so the run still reports: OpenSearch shows the writes at its next periodic
+     * refresh, and the next run refreshes again. A run that fails before this step is shown the same way, and by
+     * the next run, which takes this step before its first write too: OpenSearch deletes a changed note's old
+     * chunks by query, which finds only chunks a search sees (also those a failed bulk run wrote while the periodic
+     * refresh was off).
+     */
+    public void makeSearchable(@Body IngestRun run) {
+        long t0 = System.nanoTime();
+        try {
+            lexical.makeSearchable();
+        } catch (RuntimeException e) {
+            log.warn("the {} index did not refresh after the ingest; its writes show at its next refresh: {}",
+                    lexical.name(), e.getMessage());
+        } finally {
+            run.stepNanos.merge("lexical-refresh", System.nanoTime() - t0, Long::sum);
+        }
+    }
+
+    /**
      * Step 4: resolve the stored links against the current files (a new file can resolve old links) and rebuild
      * the graph. After a whole-vault scan every link is read from the store; after a git diff only the links of the
      * changed notes are, and the others are re-resolved in memory only when files came or went or aliases changed.

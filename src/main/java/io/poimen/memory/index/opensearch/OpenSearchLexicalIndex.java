@@ -75,6 +75,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     /** The hits' total is never read, so the engine is not asked to count it. */
     private static final TrackHits NO_TOTAL = TrackHits.of(t -> t.enabled(false));
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The {@code refresh_interval} that turns the periodic refresh off. */
+    private static final String DISABLED = "-1";
     private static final List<SortOptions> BY_SCORE_THEN_ID = List.of(
             SortOptions.of(o -> o.score(sc -> sc.order(SortOrder.Desc))),
             SortOptions.of(o -> o.field(f -> f.field("chunk_id").order(SortOrder.Asc))));
@@ -85,8 +87,9 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
      * @param indexName index to use, lower case
      * @param shards    primary shards when the index is created
      * @param replicas  replicas when the index is created
-     * @param refresh   refresh policy of upserts ({@link Refresh#WaitFor} in tests, {@link Refresh#False} in
-     *                  production where the 1 s refresh interval is enough)
+     * @param refresh   refresh policy of each write ({@link Refresh#False} in the hub, whose ingest run makes its
+     *                  writes searchable once at its end, {@link #makeSearchable}; {@link Refresh#WaitFor} in tests
+     *                  that search right after a write of their own)
      */
     public record Options(String indexName, int shards, int replicas, Refresh refresh) {
         public Options {
@@ -116,6 +119,9 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private final Options options;
     private final boolean typoTolerant;
     private final Timer engineTime;
+    /** Whether this process began a bulk load that has not ended, and the refresh interval the index had before. */
+    private volatile boolean bulkLoading;
+    private volatile String intervalBeforeBulk;
 
     public OpenSearchLexicalIndex(OpenSearchClient client) {
         this(client, Options.defaults());
@@ -218,8 +224,9 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         });
     }
 
-    // the client, not camel-opensearch's Bulk operation: same 500-chunk bulk (wait_for), 2 x 15 alternating rounds,
-    // p50 1,848 / 2,506 ms here against 2,695 / 2,660 ms there, and it would open a second connection pool (2026-12-05)
+    // the client, not camel-opensearch's Bulk operation: same 500-chunk bulk (with wait_for then), 2 x 15 alternating
+    // rounds, p50 1,848 / 2,506 ms here against 2,695 / 2,660 ms there, and it would open a second connection pool
+    // (2026-12-05)
     @Override
     public void upsert(List<Chunk> chunks) {
         for (int from = 0; from < chunks.size(); from += BULK_BATCH) {
@@ -250,7 +257,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
         call("delete chunks of " + paths.size() + " notes", () -> client.deleteByQuery(d -> d
                 .index(options.indexName())
                 .query(pathFilter(List.copyOf(paths)))
-                .refresh(Refresh.True)));
+                // no wait_for here: _delete_by_query refreshes or not
+                .refresh(options.refresh() == Refresh.False ? Refresh.False : Refresh.True)));
     }
 
     /*
@@ -407,15 +415,91 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     /**
-     * Merges the index into one segment: a bulk load leaves about ten, and each is searched on its own. At 100,000
-     * chunks OpenSearch's took went from 6 to 4 ms p50 and 16 clients from 118 to 147 queries/s (2026-12-05,
-     * docs/operations.md); the merge took 1.8 s. Later small writes add segments the node merges as usual.
+     * Refreshes the index: the writes so far become searchable now rather than at the node's next periodic refresh.
+     * Called at an ingest run's start and end, outside any bulk load of it: so an index at {@code refresh_interval:
+     * -1} was left so by a bulk load that died (this hub's or another process's), and first gets its interval back
+     * ({@link #restoreRefreshInterval}), so that a later run that fails before its end still becomes searchable on
+     * the node's own schedule.
+     */
+    @Override
+    public void makeSearchable() {
+        if (DISABLED.equals(refreshInterval())) {
+            restoreRefreshInterval();
+        }
+        call("refresh", () -> client.indices().refresh(r -> r.index(options.indexName())));
+    }
+
+    /**
+     * Turns the periodic refresh off ({@code refresh_interval: -1}) for the load, remembering the interval the index
+     * had (none when it was not set, or -1 itself: that is what a bulk load that died left behind).
+     */
+    @Override
+    public void beginBulkLoad() {
+        String before = refreshInterval();
+        if (!bulkLoading) {
+            intervalBeforeBulk = DISABLED.equals(before) ? null : before;
+        }
+        bulkLoading = true;
+        putRefreshInterval(DISABLED);
+    }
+
+    /**
+     * Restores the refresh interval ({@link #restoreRefreshInterval}), then merges the index into one segment: a bulk
+     * load leaves about ten, and each is searched on its own. At 100,000 chunks OpenSearch's took went from 6 to 4 ms
+     * p50 and 16 clients from 118 to 147 queries/s (2026-12-05, docs/operations.md); the merge took 1.8 s. Later
+     * small writes add segments the node merges as usual.
      */
     @Override
     public void endBulkLoad() {
+        restoreRefreshInterval();
         call("force-merge", () -> client.indices().forcemerge(f -> f.index(options.indexName()).maxNumSegments(1L)));
         // searches read the merged segment from the next refresh; an idle shard would wait for a search to ask
         call("refresh", () -> client.indices().refresh(r -> r.index(options.indexName())));
+    }
+
+    /**
+     * Sets the refresh interval back to the one {@link #beginBulkLoad} found in this process, or else removes the
+     * setting (the node's default, 1 s, with idle shards skipping refreshes until searched): a -1 found without a
+     * bulk load of this process was left by one that died, and the interval before it is not known.
+     */
+    private void restoreRefreshInterval() {
+        putRefreshInterval(bulkLoading ? intervalBeforeBulk : null);
+        bulkLoading = false;
+        intervalBeforeBulk = null;
+    }
+
+    /** The index's own {@code refresh_interval} setting, null when it has none (the node's default applies). */
+    public String refreshInterval() {
+        return call("read refresh interval", () -> {
+            Request get = Requests.builder().method("GET")
+                    .endpoint("/" + options.indexName() + "/_settings/index.refresh_interval").build();
+            try (Response response = client.generic().execute(get)) {
+                String body = response.getBody().map(Body::bodyAsString).orElse("");
+                if (response.getStatus() / 100 != 2) {
+                    throw new IOException("status " + response.getStatus() + ": " + body);
+                }
+                var interval = JSON.readTree(body).path(options.indexName()).path("settings").path("index")
+                        .path("refresh_interval");
+                return interval.isTextual() ? interval.asText() : null;
+            }
+        });
+    }
+
+    /** Sets the index's {@code refresh_interval}; null removes the setting. */
+    private void putRefreshInterval(String interval) {
+        Map<String, Object> setting = new LinkedHashMap<>();
+        setting.put("refresh_interval", interval);
+        call("set refresh interval " + interval, () -> {
+            Request put = Requests.builder().method("PUT").endpoint("/" + options.indexName() + "/_settings")
+                    .json(JSON.writeValueAsString(Map.of("index", setting))).build();
+            try (Response response = client.generic().execute(put)) {
+                if (response.getStatus() / 100 != 2) {
+                    throw new IOException("status " + response.getStatus() + ": "
+                            + response.getBody().map(Body::bodyAsString).orElse(""));
+                }
+                return null;
+            }
+        });
     }
 
     @Override

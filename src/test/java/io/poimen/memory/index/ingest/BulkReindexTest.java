@@ -18,8 +18,9 @@ import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch.generic.Requests;
 
 /**
- * A bulk run (at least the threshold's notes changed) ends with the OpenSearch index merged into one segment; a
- * smaller run leaves the segments its writes made. On a real OpenSearch node.
+ * A bulk run (at least the threshold's notes changed) loads the OpenSearch index without periodic refreshes and ends
+ * with its refresh interval back and the index merged into one segment; a smaller run leaves the segments its writes
+ * made, and the next run's end repairs a bulk load that never ended. On a real OpenSearch node.
  */
 class BulkReindexTest {
     private static final int THRESHOLD = 3;
@@ -79,6 +80,73 @@ class BulkReindexTest {
 
         assertThat(run.stepNanos).containsKey("lexical-merge");
         lexical.ensureIndex(); // for drop()
+    }
+
+    @Test
+    void aBulkRunLoadsWithoutPeriodicRefreshesAndEndsWithTheIntervalTheIndexHad() {
+        TestOpenSearch.setRefreshInterval(lexical.indexName(), "30s");
+
+        IngestRun run = run(THRESHOLD);
+        bulk.begin(run);
+
+        assertThat(lexical.refreshInterval()).isEqualTo("-1");
+
+        bulk.end(run);
+
+        assertThat(lexical.refreshInterval()).isEqualTo("30s");
+    }
+
+    @Test
+    void anIndexWithoutAnIntervalOfItsOwnEndsABulkRunWithoutOne() {
+        IngestRun run = run(THRESHOLD);
+        bulk.begin(run);
+        assertThat(lexical.refreshInterval()).isEqualTo("-1");
+
+        bulk.end(run);
+
+        assertThat(lexical.refreshInterval()).as("the node's default applies again").isNull();
+    }
+
+    @Test
+    void aRunBelowTheThresholdKeepsThePeriodicRefresh() {
+        IngestRun run = run(THRESHOLD - 1);
+        bulk.begin(run);
+
+        assertThat(lexical.refreshInterval()).isNull();
+    }
+
+    /** A bulk run of this hub that failed after its begin: the next run's end gives the index its interval back. */
+    @Test
+    void aBulkRunThatFailedIsRepairedByTheNextRunsEnd() {
+        TestOpenSearch.setRefreshInterval(lexical.indexName(), "30s");
+        bulk.begin(run(THRESHOLD)); // and no end
+
+        IngestRun next = run(THRESHOLD - 1);
+        bulk.begin(next);
+        bulk.end(next);
+        assertThat(lexical.refreshInterval()).as("not a bulk run: its end does not merge").isEqualTo("-1");
+        lexical.makeSearchable(); // the route's step after the run's last lexical write
+
+        assertThat(lexical.refreshInterval()).isEqualTo("30s");
+    }
+
+    /**
+     * A bulk load that died with its process (the interval before it went with that process): the next run's end
+     * on another hub removes the -1, so the node's default refresh applies again.
+     */
+    @Test
+    void aBulkLoadThatDiedWithItsProcessIsRepairedByTheNextRunsEnd() {
+        OpenSearchLexicalIndex died = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName(lexical.indexName()));
+        new BulkReindex(vectors, died, THRESHOLD).begin(run(THRESHOLD));
+        assertThat(lexical.refreshInterval()).isEqualTo("-1");
+
+        IngestRun next = run(THRESHOLD - 1);
+        bulk.begin(next);
+        bulk.end(next);
+        lexical.makeSearchable();
+
+        assertThat(lexical.refreshInterval()).isNull();
     }
 
     private static IngestRun run(int changed) {

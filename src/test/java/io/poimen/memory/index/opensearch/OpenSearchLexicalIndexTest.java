@@ -107,6 +107,39 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         return io.poimen.memory.vault.Terms.analyze(LexicalQueryPlan.analyzer(), field, text);
     }
 
+    /**
+     * As the hub writes (no write waits for a refresh) on an index that refreshes once an hour: a write and a
+     * deletion show only once the run's {@link LexicalIndex#makeSearchable} step ran, and then at once.
+     */
+    @Test
+    void writesThatDoNotWaitForARefreshShowAfterMakeSearchable() {
+        OpenSearchLexicalIndex os = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName("contract-" + INDEXES.incrementAndGet()));
+        os.ensureIndex();
+        TestOpenSearch.setRefreshInterval(os.indexName(), "1h");
+        try {
+            os.upsert(List.of(LexicalIndexContract.chunk("notes/helm.md", 0, "Helm", List.of("Helm"),
+                    "Roll back the quokkaflux release.", List.of())));
+            assertThat(os.search("quokkaflux", SearchScope.all(), 5)).as("not refreshed yet").isEmpty();
+
+            os.makeSearchable();
+
+            assertThat(os.search("quokkaflux", SearchScope.all(), 5)).singleElement()
+                    .satisfies(h -> assertThat(h.chunkId()).isEqualTo("notes/helm.md#0"));
+            assertThat(os.refreshInterval()).as("an interval set by the operator is kept").isEqualTo("1h");
+
+            os.deleteByPath("notes/helm.md");
+            assertThat(os.search("quokkaflux", SearchScope.all(), 5)).as("not refreshed yet").hasSize(1);
+
+            os.makeSearchable();
+
+            assertThat(os.search("quokkaflux", SearchScope.all(), 5)).isEmpty();
+            assertThat(os.count()).isZero();
+        } finally {
+            os.dropIndex();
+        }
+    }
+
     @Test
     void chunksReadBackAsTheNoteStoreHoldsThem() {
         Chunk full = new Chunk("projects/k8s/pods.md#3", "projects/k8s/pods.md", "k8s", 3, "Logs > tail",
