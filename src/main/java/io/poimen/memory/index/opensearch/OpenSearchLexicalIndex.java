@@ -471,17 +471,11 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     /** The index's own {@code refresh_interval} setting, null when it has none (the node's default applies). */
     public String refreshInterval() {
         return call("read refresh interval", () -> {
-            Request get = Requests.builder().method("GET")
-                    .endpoint("/" + options.indexName() + "/_settings/index.refresh_interval").build();
-            try (Response response = client.generic().execute(get)) {
-                String body = response.getBody().map(Body::bodyAsString).orElse("");
-                if (response.getStatus() / 100 != 2) {
-                    throw new IOException("status " + response.getStatus() + ": " + body);
-                }
-                var interval = JSON.readTree(body).path(options.indexName()).path("settings").path("index")
-                        .path("refresh_interval");
-                return interval.isTextual() ? interval.asText() : null;
-            }
+            String body = send(Requests.builder().method("GET")
+                    .endpoint("/" + options.indexName() + "/_settings/index.refresh_interval").build());
+            var interval = JSON.readTree(body).path(options.indexName()).path("settings").path("index")
+                    .path("refresh_interval");
+            return interval.isTextual() ? interval.asText() : null;
         });
     }
 
@@ -489,17 +483,20 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private void putRefreshInterval(String interval) {
         Map<String, Object> setting = new LinkedHashMap<>();
         setting.put("refresh_interval", interval);
-        call("set refresh interval " + interval, () -> {
-            Request put = Requests.builder().method("PUT").endpoint("/" + options.indexName() + "/_settings")
-                    .json(JSON.writeValueAsString(Map.of("index", setting))).build();
-            try (Response response = client.generic().execute(put)) {
-                if (response.getStatus() / 100 != 2) {
-                    throw new IOException("status " + response.getStatus() + ": "
-                            + response.getBody().map(Body::bodyAsString).orElse(""));
-                }
-                return null;
+        call("set refresh interval " + interval, () -> send(Requests.builder().method("PUT")
+                .endpoint("/" + options.indexName() + "/_settings")
+                .json(JSON.writeValueAsString(Map.of("index", setting))).build()));
+    }
+
+    /** Sends a request the typed client has no call for; the body of a 2xx answer, else an IOException. */
+    private String send(Request request) throws IOException {
+        try (Response response = client.generic().execute(request)) {
+            String body = response.getBody().map(Body::bodyAsString).orElse("");
+            if (response.getStatus() / 100 != 2) {
+                throw new IOException("status " + response.getStatus() + ": " + body);
             }
-        });
+            return body;
+        }
     }
 
     @Override
