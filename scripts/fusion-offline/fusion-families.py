@@ -8,10 +8,14 @@ agreement gate (full_ratio 0.5, power 8) and the model's scripts (a query with h
 Latin gives the dense list weight 0). Ranked by document, ties by fused score then chunk id, as FusionReplay does.
 
   scripts/fusion-offline/fusion-families.py --dumps minilm=/tmp/hf/dumps-all-minilm-l6-v2-q \\
-      --dumps e5=/tmp/hf/dumps-e5-small-v2-q [--family NAME ...] [--cache DIR] [--noise] [--no-gate]
+      --dumps e5=/tmp/hf/dumps-e5-small-v2-q [--family NAME ...] [--cache DIR] [--noise] [--safety] [--grid]
+      [--no-gate] [--no-scripts]
 
 --noise also scores each fold's choice on its held-out set with a random semantic list (a model that reads the
-script but not the text); --no-gate takes the agreement gate out of every family.
+script but not the text); --safety the same with the model's scripts rule off (MiniLM's own lists on arcd and
+jsquad-ja: a model that does not read the text, where only the gate guards the fusion); --grid prints every
+configuration's margins (with --safety, its script-rule-off margins under them); --no-gate takes the agreement
+gate out of every family, --no-scripts the scripts rule.
 
 Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normalised to sum 1):
   shipped     adaptive fusion as shipped: unit min-max, weight semantic spread / lexical bonus 0.1 (cosine units)
@@ -26,6 +30,14 @@ Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normal
   rrf         gate_b * w_b / (k + rank_b), per-branch k: k_sem, k_lex (TF-IDF weight 0) [k_sem, k_lex]
   borda       gate_b * w_b * max(0, D - rank_b + 1), w = lam for BM25, 1 semantic, 0 TF-IDF [D, lam]
   floor       shipped weights, but the semantic weight is at least F when the dense list's qpp >= Q [Q, F]
+  auto        shipped weights, bonus 0.1 with bonus_unit auto (cosine for MiniLM, spread for the others): what
+              the hub ships since 2026-12-05
+  spare       shipped weights (bonus 0.1, bonus_unit auto: cosine for MiniLM, spread for the others), but the
+              agreement gate leaves the dense list's weight alone when that list is confident: its qpp >= Q [Q];
+              spare-cosine, spare-spread: the same with that unit for both models; spare-margin: confidence is
+              the top-1 margin (s_1 - s_2) / std_tail instead of the qpp [Q]; spare-bonus, spare-spread-bonus:
+              the bonus (0.1 above) fitted too [bonus, Q]; for these each fold's line also counts the held-out
+              set's questions the spare acts on (the gate cut the dense list and the list is confident)
 """
 import argparse
 import glob
@@ -178,6 +190,15 @@ def score(q, fam, p):
     if fam == 'borda':
         w = gated(q, {'semantic': 1.0, 'lexical': p['lam'], 'tfidf': 0.0})
         return sum(w[b] * np.where(q.kept[b], np.maximum(0, p['D'] - q.rank[b] + 1), 0.0) for b in q.branches)
+    if fam.startswith('spare') or fam == 'auto':
+        unit = ('cosine' if fam.startswith('spare-cosine') else 'spread' if fam.startswith('spare-spread')
+                else AUTO_UNIT.get(q.model, 'spread'))
+        bonus = p.get('bonus', 0.1) * (q.spread if unit == 'spread' else 1.0)
+        gates = dict(q.gates)
+        if fam != 'auto' and spares(q, fam, p):
+            gates['semantic'] = 1.0
+        w = _F.gated(q.branches, gates, {'semantic': q.spread, 'lexical': bonus, 'tfidf': 0.0}, q.counted())
+        return weighted_sum(q, w, q.norm)
     if fam == 'floor':
         w = shipped_weights(q)
         if 'semantic' in q.counted() and q.qpp('semantic') >= p['Q'] and w['semantic'] < p['F']:
@@ -188,9 +209,27 @@ def score(q, fam, p):
     raise ValueError(fam)
 
 
+AUTO_UNIT = {'minilm': 'cosine'}  # bonus_unit auto: cosine for all-minilm-l6-v2-q, spread for every other model
+
+
+def confidence(q, fam):
+    """How clearly the dense list's first hit stands out of its tail (ranks 11..100), in the tail's std."""
+    if fam == 'spare-margin':
+        s = q.stats['semantic']
+        tail = s[10:] if len(s) > 11 else s
+        sd = tail.std()
+        return float((s[0] - s[1]) / sd) if sd > 0 and len(s) > 1 else 0.0
+    return q.qpp('semantic')
+
+
+def spares(q, fam, p):
+    """Whether the spare lifts the dense list's gate for this query (it acts only where the gate cut)."""
+    return 'semantic' in q.counted() and q.gates.get('semantic', 1.0) < 1.0 and confidence(q, fam) >= p['Q']
+
+
 def grid(fam):
     lams = [0.1, 0.2, 0.3, 0.5, 0.7, 1.0]
-    if fam == 'shipped':
+    if fam in ('shipped', 'auto'):
         return [{}]
     if fam == 'spread':
         return [{'bonus': b} for b in [0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]]
@@ -207,6 +246,11 @@ def grid(fam):
     if fam == 'borda':
         return [{'D': d, 'lam': x} for d in [10, 15, 20, 30, 50, 100]
                 for x in [0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0]]
+    if fam.startswith('spare') and fam.endswith('-bonus'):
+        return [{'bonus': b, 'Q': x} for b in [0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3]
+                for x in [0, 2, 3, 4, 5, 6, 8, 1e9]]
+    if fam.startswith('spare'):
+        return [{'Q': x} for x in [0, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7, 8, 10, 12, 15, 1e9]]
     if fam == 'floor':
         return [{'Q': a, 'F': f} for a in [0, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8] for f in [0.5, 0.7, 0.8, 0.9, 0.95, 1.0]]
     raise ValueError(fam)
@@ -249,6 +293,10 @@ def main():
     ap.add_argument('--family', action='append', help='families to score (default: all)')
     ap.add_argument('--cache', help='directory for the parsed lists (keyed by file path, time and size)')
     ap.add_argument('--no-gate', action='store_true', help='every family without the agreement gate (gate 1)')
+    ap.add_argument('--grid', action='store_true', help='also print every configuration\'s margins')
+    ap.add_argument('--no-scripts', action='store_true', help="every family without the model's scripts rule")
+    ap.add_argument('--safety', action='store_true',
+                    help="also score each fold's choice on the held-out set with the model's scripts rule off")
     ap.add_argument('--noise', action='store_true',
                     help="also score each fold's choice on the held-out set with a random semantic list")
     a = ap.parse_args()
@@ -259,10 +307,23 @@ def main():
             data[(model, os.path.basename(path)[:-5])] = load(path, a.cache)
             if a.noise:
                 data[(model, os.path.basename(path)[:-5] + '~noise')] = load(path, a.cache, noise=True)
+            if a.safety:
+                data[(model, os.path.basename(path)[:-5] + '~noscripts')] = load(path, a.cache)
+    for (model, name), qs in data.items():
+        for q in qs:
+            q.model = model
+            if a.no_scripts or name.endswith('~noscripts'):
+                q.unread = False
     if a.no_gate:
         for q in (q for qs in data.values() for q in qs):
             q.gates = {b: 1.0 for b in q.gates}
-    noisy = {k: data.pop(k) for k in [k for k in data if k[1].endswith('~noise')]}
+    extra = {k: data.pop(k) for k in [k for k in data if '~' in k[1]]}  # scored, never fitted on
+
+    def variant(k, suffix):
+        return extra[(k[0], k[1] + '~' + suffix)]
+
+    variants = [(suffix, label) for suffix, label, on in [('noise', 'random semantic list', a.noise),
+                                                         ('noscripts', 'script rule off', a.safety)] if on]
     keys = sorted(data, key=lambda k: (k[1], k[0]))
     best = {}
     for k in keys:
@@ -271,22 +332,30 @@ def main():
         best[k] = (b, means[b])
     print('best branch: ' + ', '.join(f'{m}/{s} {best[(m, s)][0]} {best[(m, s)][1]:.4f}' for m, s in keys))
     header = ' '.join(f'{(m[:3] + "/" + s[:6]):>10s}' for m, s in keys)
-    for fam in a.family or ['shipped', 'spread', 'zsum', 'zmnz', 'ztail', 'qpp', 'qpphead', 'rrf', 'borda', 'floor']:
+    for fam in a.family or ['shipped', 'auto', 'spread', 'zsum', 'zmnz', 'ztail', 'qpp', 'qpphead', 'rrf', 'borda',
+                            'floor', 'spare', 'spare-cosine', 'spare-spread', 'spare-margin', 'spare-bonus',
+                            'spare-spread-bonus']:
         configs = grid(fam)
         margins = [{k: np.mean([q.ndcg(score(q, fam, p)) for q in data[k]]) - best[k][1] for k in keys}
                    for p in configs]
         print(f'\n== {fam}: {len(configs)} configurations; margin over the best branch, nDCG@10')
         print(f'{"":34s} {header}')
-        if fam == 'shipped':
-            print(f'{"shipped (not fitted here)":34s} ' + ' '.join(f'{margins[0][k]:+10.4f}' for k in keys))
-            if noisy:
-                print(f'{"  same, random semantic list":34s} '
-                      + ' '.join(f'{noise_margin(noisy[(k[0], k[1] + "~noise")], fam, {}):+10.4f}' for k in keys))
+        if fam in ('shipped', 'auto'):
+            print(f'{fam + " (not fitted here)":34s} ' + ' '.join(f'{margins[0][k]:+10.4f}' for k in keys))
+            for suffix, label in variants:
+                print(f'{"  same, " + label:34s} '
+                      + ' '.join(f'{variant_margin(variant(k, suffix), fam, {}):+10.4f}' for k in keys))
             continue
+        if a.grid:
+            for p, m in zip(configs, margins):
+                print(f'{"  " + str(p):34s} ' + ' '.join(f'{m[k]:+10.4f}' for k in keys))
+                if a.safety:
+                    print(f'{"    script rule off":34s} ' + ' '.join(
+                        f'{variant_margin(variant(k, "noscripts"), fam, p):+10.4f}' for k in keys))
         top = max(range(len(configs)), key=lambda j: (round(min(margins[j].values()), 6),
                                                      np.mean(list(margins[j].values()))))
         print(f'{"in-sample best " + str(configs[top]):34s} ' + ' '.join(f'{margins[top][k]:+10.4f}' for k in keys))
-        held, held_noise = {}, {}
+        held, held_variant = {}, {label: {} for _, label in variants}
         for s in sorted({k[1] for k in keys}):
             train = [k for k in keys if k[1] != s]
             j = max(range(len(configs)), key=lambda j: (round(min(margins[j][k] for k in train), 6),
@@ -294,16 +363,25 @@ def main():
             for k in keys:
                 if k[1] == s:
                     held[k] = margins[j][k]
-                    if noisy:
-                        held_noise[k] = noise_margin(noisy[(k[0], k[1] + '~noise')], fam, configs[j])
-            print(f'  held out {s:17s} chosen {configs[j]}')
+                    for suffix, label in variants:
+                        held_variant[label][k] = variant_margin(variant(k, suffix), fam, configs[j])
+            fired = ''
+            if fam.startswith('spare'):
+                fired = ', spared ' + ', '.join(
+                    f'{k[0]} {sum(spares(q, fam, configs[j]) for q in data[k])}/{len(data[k])}'
+                    for k in keys if k[1] == s)
+                if a.safety:
+                    fired += ' (script rule off: ' + ', '.join(
+                        f'{k[0]} {sum(spares(q, fam, configs[j]) for q in variant(k, "noscripts"))}'
+                        for k in keys if k[1] == s) + ')'
+            print(f'  held out {s:17s} chosen {configs[j]}{fired}')
         print(f'{"held out (leave-one-set-out)":34s} ' + ' '.join(f'{held[k]:+10.4f}' for k in keys))
-        if noisy:
-            print(f'{"  same, random semantic list":34s} ' + ' '.join(f'{held_noise[k]:+10.4f}' for k in keys))
+        for _, label in variants:
+            print(f'{"  same, " + label:34s} ' + ' '.join(f'{held_variant[label][k]:+10.4f}' for k in keys))
 
 
-def noise_margin(queries, fam, p):
-    """Margin over the best branch of a set whose semantic lists are noise."""
+def variant_margin(queries, fam, p):
+    """Margin over the best branch of a variant of a set (semantic lists made noise, or the scripts rule off)."""
     best = max(np.mean([q.branch_ndcg.get(b, 0) for q in queries]) for b in BRANCHES)
     return np.mean([q.ndcg(score(q, fam, p)) for q in queries]) - best
 
