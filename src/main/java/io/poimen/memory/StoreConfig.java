@@ -10,7 +10,7 @@ import io.poimen.memory.index.ChunkEmbedder;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.NoteStore;
-import io.poimen.memory.index.QueryEmbeddingModel;
+import io.poimen.memory.index.SessionEmbeddingModel;
 import io.poimen.memory.index.VectorIndex;
 import io.poimen.memory.index.ingest.BulkReindex;
 import io.poimen.memory.cluster.IndexBootstrap;
@@ -53,17 +53,18 @@ public class StoreConfig {
     }
 
     @Bean
-    EmbeddingModel embeddingModel(EmbeddingModelChoice choice) {
-        return choice.load(); // warmed up: ONNX Runtime prepares its kernels on the first run
+    EmbeddingModel embeddingModel(EmbeddingModelChoice choice, PoimenProperties props) {
+        return choice.load(props.embedding().textsAtOnce()); // warmed up: ONNX Runtime prepares its kernels
     }
 
     /**
-     * The query route's model ({@code #queryEmbeddingModel} on its endpoint): the same weights in a one-thread
-     * ONNX session. Not an autowire candidate, so ingest and everything else injected by type keep the bean above.
+     * The query route's model ({@code #queryEmbeddingModel} on its endpoint): the same weights, a text at a time
+     * on the caller's thread. Not an autowire candidate, so ingest and everything else injected by type keep the
+     * bean above.
      */
     @Bean(autowireCandidate = false)
     EmbeddingModel queryEmbeddingModel(EmbeddingModelChoice choice) {
-        EmbeddingModel model = QueryEmbeddingModel.load(choice, 1);
+        EmbeddingModel model = SessionEmbeddingModel.forQueries(choice);
         model.embed("warm-up");
         return model;
     }

@@ -123,8 +123,13 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param model     in-process embedding model: a built-in id (all-minilm-l6-v2-q, bge-small-en-v1.5-q,
      *                  e5-small-v2-q; none: the built-in default model) or a folder holding an ONNX model, its
      *                  tokenizer.json and poimen-model.yaml; a change re-embeds the vector store
+     * @param threads   texts of a batch the ingest embeds at once, each on one ONNX thread (none: one per core)
      */
-    public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model) {
+    public record Embedding(@DefaultValue("32") @Min(1) int batchSize, String model, @Min(1) Integer threads) {
+
+        public int textsAtOnce() {
+            return threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        }
     }
 
     /**

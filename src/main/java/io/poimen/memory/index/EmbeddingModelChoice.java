@@ -4,11 +4,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.OnnxEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 import io.poimen.memory.config.StartRefusedException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
  * The in-process embedding model {@code poimen.embedding.model} names: one of the built-in models (quantized,
@@ -28,12 +23,11 @@ import java.util.function.Supplier;
  */
 public final class EmbeddingModelChoice {
     public static final EmbeddingModelChoice ALL_MINILM_L6_V2_Q = builtIn("all-minilm-l6-v2-q", "", "",
-            PoolingMode.MEAN, AllMiniLmL6V2QuantizedEmbeddingModel::new);
+            PoolingMode.MEAN);
     public static final EmbeddingModelChoice BGE_SMALL_EN_V15_Q = builtIn("bge-small-en-v1.5-q",
-            "Represent this sentence for searching relevant passages: ", "", PoolingMode.CLS,
-            BgeSmallEnV15QuantizedEmbeddingModel::new);
+            "Represent this sentence for searching relevant passages: ", "", PoolingMode.CLS);
     public static final EmbeddingModelChoice E5_SMALL_V2_Q = builtIn("e5-small-v2-q", "query: ", "passage: ",
-            PoolingMode.MEAN, E5SmallV2QuantizedEmbeddingModel::new);
+            PoolingMode.MEAN);
     private static final List<EmbeddingModelChoice> BUILT_IN = List.of(ALL_MINILM_L6_V2_Q, BGE_SMALL_EN_V15_Q,
             E5_SMALL_V2_Q);
     private static final int BUILT_IN_DIMENSIONS = 384;
@@ -47,12 +41,11 @@ public final class EmbeddingModelChoice {
     private final Path folder;
     private final String modelFile;
     private final String tokenizerFile;
-    private final Supplier<EmbeddingModel> factory;
     private final ModelScripts scripts;
 
     private EmbeddingModelChoice(String id, String queryPrefix, String passagePrefix, PoolingMode pooling,
                                  int dimensions, Path folder, String modelFile, String tokenizerFile,
-                                 Supplier<EmbeddingModel> factory, ModelScripts scripts) {
+                                 ModelScripts scripts) {
         this.id = id;
         this.queryPrefix = queryPrefix;
         this.passagePrefix = passagePrefix;
@@ -61,7 +54,6 @@ public final class EmbeddingModelChoice {
         this.folder = folder;
         this.modelFile = modelFile;
         this.tokenizerFile = tokenizerFile;
-        this.factory = factory;
         this.scripts = scripts;
     }
 
@@ -70,19 +62,17 @@ public final class EmbeddingModelChoice {
      * English text (their model cards), so they declare the Latin script.
      */
     private static EmbeddingModelChoice builtIn(String id, String queryPrefix, String passagePrefix,
-                                                PoolingMode pooling, Supplier<EmbeddingModel> factory) {
+                                                PoolingMode pooling) {
         return new EmbeddingModelChoice(id, queryPrefix, passagePrefix, pooling, BUILT_IN_DIMENSIONS, null,
-                id + ".onnx", id + "-tokenizer.json", factory, ModelScripts.LATIN);
+                id + ".onnx", id + "-tokenizer.json", ModelScripts.LATIN);
     }
 
     /** A model read from {@code folder} (checked by {@link ModelFolder}); {@code id} names its files' contents. */
     static EmbeddingModelChoice folder(String id, String queryPrefix, String passagePrefix, PoolingMode pooling,
                                        int dimensions, Path folder, String modelFile, String tokenizerFile,
                                        ModelScripts scripts) {
-        Path model = folder.resolve(modelFile);
-        Path tokenizer = folder.resolve(tokenizerFile);
         return new EmbeddingModelChoice(id, queryPrefix, passagePrefix, pooling, dimensions, folder, modelFile,
-                tokenizerFile, () -> new OnnxEmbeddingModel(model, tokenizer, pooling), scripts);
+                tokenizerFile, scripts);
     }
 
     /**
@@ -124,17 +114,17 @@ public final class EmbeddingModelChoice {
     }
 
     /**
-     * Loads the model (a built-in one reads its ONNX file from the classpath: about a second) and embeds one text,
-     * so that ONNX Runtime prepares its kernels at start-up rather than in the first query.
+     * The model for ingest, {@code texts} texts at once ({@link SessionEmbeddingModel#forIngest}; a built-in one
+     * reads its ONNX file from the classpath: about a second), after embedding one text, so that ONNX Runtime
+     * prepares its kernels at start-up rather than in the first batch.
      *
      * @throws StartRefusedException when a folder's files are not an ONNX model and a tokenizer, or its vectors
      *                               are not of the size its descriptor says
      */
-    public EmbeddingModel load() {
-        EmbeddingModel model;
+    public EmbeddingModel load(int texts) {
+        EmbeddingModel model = SessionEmbeddingModel.forIngest(this, texts);
         int size;
         try {
-            model = factory.get();
             size = model.embed("warm-up").content().vector().length;
         } catch (RuntimeException e) {
             if (folder == null) {
@@ -148,6 +138,11 @@ public final class EmbeddingModelChoice {
                     + "-dimensional vectors", "Correct dimensions in " + ModelFolder.DESCRIPTOR + ".");
         }
         return model;
+    }
+
+    /** {@link #load(int)} with a text per core at once. */
+    public EmbeddingModel load() {
+        return load(Runtime.getRuntime().availableProcessors());
     }
 
     /** A session of the ONNX model with {@code options} (a folder's file is opened by path, never copied). */

@@ -43,6 +43,7 @@ class ConfigurationBindingTest {
             assertThat(p.query().embeddingCoolDownMs()).isEqualTo(Duration.ofSeconds(30));
             assertThat(p.session().ttl()).isEqualTo(Duration.ofMinutes(30));
             assertThat(p.session().carryShare()).isEqualTo(0.75);
+            assertThat(p.embedding().textsAtOnce()).isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(p.routesDir()).isEqualTo(Path.of("routes"));
             assertThat(ctx.getBean(ClusterProperties.class).followPeriod()).isEqualTo(Duration.ofMillis(250));
             assertThat(ctx.getBean(ForgejoProperties.class).delivery().retryPeriod()).isEqualTo(Duration.ofSeconds(15));
@@ -68,12 +69,13 @@ class ConfigurationBindingTest {
     void aSettingWinsOverTheDefaultAndDurationsTakeTheUsualForms() {
         try (var ctx = start(null, "--poimen.cluster.follow-period=1s", "--poimen.git.poll-period=30000",
                 "--poimen.agents.stream-timeout=PT45M", "--poimen.query.branch-timeout-ms=250ms",
-                "--poimen.data.dir=/tmp/elsewhere")) {
+                "--poimen.data.dir=/tmp/elsewhere", "--poimen.embedding.threads=3")) {
             assertThat(ctx.getBean(ClusterProperties.class).followPeriod()).isEqualTo(Duration.ofSeconds(1));
             assertThat(ctx.getBean(GitProperties.class).pollPeriod()).isEqualTo(Duration.ofSeconds(30));
             PoimenProperties p = ctx.getBean(PoimenProperties.class);
             assertThat(p.agents().streamTimeout()).isEqualTo(Duration.ofMinutes(45));
             assertThat(p.query().branchTimeoutMs()).isEqualTo(Duration.ofMillis(250));
+            assertThat(p.embedding().textsAtOnce()).isEqualTo(3);
             // what a route's {{...}} sees: milliseconds, also for the ISO form Camel would read as 0
             assertThat(ctx.getEnvironment().getProperty("poimen.cluster.follow-period")).isEqualTo("1000");
             assertThat(ctx.getEnvironment().getProperty("poimen.agents.stream-timeout")).isEqualTo("2700000");
@@ -126,6 +128,8 @@ class ConfigurationBindingTest {
                 .hasStackTraceContaining("poimen.session").hasStackTraceContaining("carryShare");
         assertThatThrownBy(() -> start(null, "--poimen.embedding.batch-size=0").close())
                 .hasStackTraceContaining("poimen.embedding").hasStackTraceContaining("batchSize");
+        assertThatThrownBy(() -> start(null, "--poimen.embedding.threads=0").close())
+                .hasStackTraceContaining("poimen.embedding").hasStackTraceContaining("threads");
     }
 
     @Test

@@ -52,7 +52,7 @@ class FolderModelVectorsTest {
 
         EmbeddingModel reference = builtIn.load();
         EmbeddingModel ingest = own.load();
-        EmbeddingModel query = QueryEmbeddingModel.load(own, 1);
+        EmbeddingModel query = SessionEmbeddingModel.forQueries(own);
         for (String text : TEXTS) {
             float[] expected = reference.embed(builtIn.queryPrefix() + text).content().vector();
             assertThat(ingest.embed(own.queryPrefix() + text).content().vector()).hasSize(384);
@@ -95,7 +95,7 @@ class FolderModelVectorsTest {
         assertThatThrownBy(broken::load).isInstanceOf(StartRefusedException.class)
                 .hasMessageStartingWith("poimen.embedding.model=" + folder + ": model.onnx and tokenizer.json could "
                         + "not be opened as an ONNX model and a Hugging Face tokenizer");
-        assertThatThrownBy(() -> QueryEmbeddingModel.load(broken, 1)).isInstanceOf(StartRefusedException.class)
+        assertThatThrownBy(() -> SessionEmbeddingModel.forQueries(broken)).isInstanceOf(StartRefusedException.class)
                 .hasMessageContaining("could not be opened as an ONNX model");
     }
 }
