@@ -163,12 +163,13 @@ final class BenchContext implements AutoCloseable {
     /**
      * The bench's settings, then {@code springArgs}. The in-memory H2 database is the embedded profile's only: on
      * the prod profile (on the command line or in {@code SPRING_PROFILES_ACTIVE}) the database comes from
-     * {@code POIMEN_DB_URL} as for a hub, and a command-line argument overrides it as usual.
+     * {@code POIMEN_DB_URL} as for a hub, and a command-line argument overrides it as usual. A bench hub is on
+     * loopback (the prod profile's 0.0.0.0 would refuse {@code poimen.security.mode=none} without it).
      */
     static List<String> defaultArgs(Path work, Path policies, List<String> springArgs, String profilesFromEnv) {
-        List<String> args = new ArrayList<>(List.of("--poimen.vault.ingest-on-startup=false",
-                "--camel.main.routes-reload-enabled=false", "--poimen.data.dir=" + work.resolve("data"),
-                "--poimen.policies.dir=" + policies,
+        List<String> args = new ArrayList<>(List.of("--server.address=127.0.0.1",
+                "--poimen.vault.ingest-on-startup=false", "--camel.main.routes-reload-enabled=false",
+                "--poimen.data.dir=" + work.resolve("data"), "--poimen.policies.dir=" + policies,
                 "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
         if (!prodProfile(springArgs, profilesFromEnv)) {
             args.add("--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"

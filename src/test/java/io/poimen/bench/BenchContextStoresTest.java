@@ -27,7 +27,7 @@ class BenchContextStoresTest {
         // the prod profile reads ${POIMEN_DB_URL}; a system property stands in for the environment variable
         System.setProperty("POIMEN_DB_URL", url);
         try (ConfigurableApplicationContext spring = BenchContext.start(work, policy, List.of(
-                "--spring.profiles.active=prod", "--poimen.security.mode=none", "--server.address=127.0.0.1",
+                "--spring.profiles.active=prod", "--poimen.security.mode=none", // on loopback without being told
                 "--poimen.vault.path=" + work.resolve("vault"), "--poimen.opensearch.url=" + TestOpenSearch.url(),
                 "--poimen.opensearch.index=bench-db-url"), true, WebApplicationType.NONE);
              Connection connection = spring.getBean(DataSource.class).getConnection()) {
@@ -48,5 +48,16 @@ class BenchContextStoresTest {
                 .containsExactly("--spring.datasource.url=jdbc:h2:mem:other");
         assertThat(BenchContext.defaultArgs(work, policies, List.of(), "json-logs,prod"))
                 .noneMatch(a -> a.startsWith("--spring.datasource.url="));
+    }
+
+    @Test
+    void aBenchHubIsOnLoopbackUnlessTheCommandLineSaysOtherwise() {
+        Path policies = work.resolve("policies");
+
+        assertThat(BenchContext.defaultArgs(work, policies, List.of("--spring.profiles.active=prod"), null))
+                .contains("--server.address=127.0.0.1");
+        assertThat(BenchContext.defaultArgs(work, policies, List.of("--server.address=::1"), null)
+                .stream().filter(a -> a.startsWith("--server.address=")))
+                .containsExactly("--server.address=::1");
     }
 }
