@@ -140,11 +140,6 @@ public final class EmbeddingModelChoice {
         return model;
     }
 
-    /** {@link #load(int)} with a text per core at once. */
-    public EmbeddingModel load() {
-        return load(Runtime.getRuntime().availableProcessors());
-    }
-
     /** A session of the ONNX model with {@code options} (a folder's file is opened by path, never copied). */
     OrtSession session(OrtEnvironment env, OrtSession.SessionOptions options) throws OrtException, IOException {
         if (folder != null) {

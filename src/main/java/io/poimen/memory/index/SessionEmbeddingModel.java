@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,20 +44,25 @@ public final class SessionEmbeddingModel extends AbstractInProcessEmbeddingModel
      * minute, so a hub that does not ingest holds none).
      */
     public static SessionEmbeddingModel forIngest(EmbeddingModelChoice choice, int texts) {
+        int pool = POOLS.incrementAndGet();
+        AtomicInteger thread = new AtomicInteger();
+        return forIngest(choice, texts, task -> {
+            Thread t = new Thread(task, "poimen-embed-" + pool + "-" + thread.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** As above, the pool's threads made by {@code threads}. */
+    static SessionEmbeddingModel forIngest(EmbeddingModelChoice choice, int texts, ThreadFactory threads) {
         if (texts < 1) {
             throw new IllegalArgumentException("texts embedded at once must be >= 1, got " + texts);
         }
         if (texts == 1) {
             return load(choice, Runnable::run);
         }
-        int pool = POOLS.incrementAndGet();
-        AtomicInteger thread = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(texts, texts, 1, TimeUnit.MINUTES,
-                new LinkedBlockingQueue<>(), task -> {
-                    Thread t = new Thread(task, "poimen-embed-" + pool + "-" + thread.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), threads);
         executor.allowCoreThreadTimeOut(true);
         return load(choice, executor);
     }

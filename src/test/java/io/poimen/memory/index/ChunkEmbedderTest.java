@@ -21,7 +21,7 @@ class ChunkEmbedderTest {
     @Test
     void chunksGetTheModelsPassagePrefixInFrontOfBreadcrumbAndText() {
         EmbeddingModelChoice e5 = EmbeddingModelChoice.E5_SMALL_V2_Q;
-        EmbeddingModel model = e5.load();
+        EmbeddingModel model = e5.load(2);
         List<Chunk> chunks = List.of(chunk(0, "Drain the node, then restart the ingest worker."),
                 chunk(1, "Roll back with kubectl rollout undo."), chunk(2, "Check the logs first."));
         List<float[]> vectors = new ChunkEmbedder(model, 2, e5.passagePrefix()).embed(chunks);

@@ -34,7 +34,7 @@ class EmbeddingModelChoiceTest {
     void everyModelLoads_as384Dimensional_andEachEmbedsDifferently() {
         java.util.List<float[]> vectors = new java.util.ArrayList<>();
         for (EmbeddingModelChoice choice : EmbeddingModelChoice.builtIns()) {
-            EmbeddingModel model = choice.load();
+            EmbeddingModel model = choice.load(2);
             float[] v = model.embed("pods restart after a deploy").content().vector();
             assertThat(v).as(choice.id()).hasSize(384);
             vectors.forEach(other -> assertThat(v).as(choice.id()).isNotEqualTo(other));

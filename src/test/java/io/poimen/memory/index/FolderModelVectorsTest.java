@@ -50,8 +50,8 @@ class FolderModelVectorsTest {
         assertThat(own.passagePrefix()).isEqualTo(builtIn.passagePrefix());
         assertThat(own.id()).startsWith("copy-of-" + builtIn.id() + "@").isNotEqualTo(builtIn.id());
 
-        EmbeddingModel reference = builtIn.load();
-        EmbeddingModel ingest = own.load();
+        EmbeddingModel reference = builtIn.load(2);
+        EmbeddingModel ingest = own.load(2);
         EmbeddingModel query = SessionEmbeddingModel.forQueries(own);
         for (String text : TEXTS) {
             float[] expected = reference.embed(builtIn.queryPrefix() + text).content().vector();
@@ -74,8 +74,8 @@ class FolderModelVectorsTest {
     void thePoolingOfTheDescriptorIsTheOneUsed() {
         EmbeddingModelChoice bge = EmbeddingModelChoice.BGE_SMALL_EN_V15_Q;
         Path folder = ModelFolders.copyOf(bge, dir.resolve("bge-mean"), ModelFolders.descriptorOf(bge, "bge", "mean"));
-        EmbeddingModel wrong = EmbeddingModelChoice.of(folder.toString()).load();
-        float[] cls = bge.load().embed(TEXTS.get(0)).content().vector();
+        EmbeddingModel wrong = EmbeddingModelChoice.of(folder.toString()).load(2);
+        float[] cls = bge.load(2).embed(TEXTS.get(0)).content().vector();
         assertThat(VectorUtil.cosine(cls, wrong.embed(TEXTS.get(0)).content().vector())).isLessThan(0.99f);
     }
 
@@ -84,7 +84,7 @@ class FolderModelVectorsTest {
         EmbeddingModelChoice minilm = EmbeddingModelChoice.ALL_MINILM_L6_V2_Q;
         Path folder = ModelFolders.copyOf(minilm, dir.resolve("m"),
                 ModelFolders.descriptorOf(minilm, "minilm", "mean").replace("dimensions: 384", "dimensions: 768"));
-        assertThatThrownBy(() -> EmbeddingModelChoice.of(folder.toString()).load())
+        assertThatThrownBy(() -> EmbeddingModelChoice.of(folder.toString()).load(2))
                 .isInstanceOf(StartRefusedException.class)
                 .hasMessage("poimen.embedding.model=" + folder + ": its descriptor says dimensions: 768 but the model "
                         + "makes 384-dimensional vectors");
@@ -92,7 +92,7 @@ class FolderModelVectorsTest {
         Files.writeString(folder.resolve("poimen-model.yaml"), ModelFolders.descriptorOf(minilm, "minilm", "mean"));
         Files.write(folder.resolve("model.onnx"), new byte[] {'n', 'o', 't', ' ', 'o', 'n', 'n', 'x'});
         EmbeddingModelChoice broken = EmbeddingModelChoice.of(folder.toString());
-        assertThatThrownBy(broken::load).isInstanceOf(StartRefusedException.class)
+        assertThatThrownBy(() -> broken.load(2)).isInstanceOf(StartRefusedException.class)
                 .hasMessageStartingWith("poimen.embedding.model=" + folder + ": model.onnx and tokenizer.json could "
                         + "not be opened as an ONNX model and a Hugging Face tokenizer");
         assertThatThrownBy(() -> SessionEmbeddingModel.forQueries(broken)).isInstanceOf(StartRefusedException.class)

@@ -10,6 +10,8 @@ import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15Quantize
 import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
@@ -46,13 +48,23 @@ class SessionEmbeddingModelTest {
         assertThat(VectorUtil.cosine(batch.get(1), batch.get(4))).isLessThan(0.9f);
     }
 
-    /** Ingest runs the texts of a batch on the model's own pool (queries stay on the caller's thread). */
+    /** Ingest runs the texts of a batch on its own pool, several at once; one at a time runs on the caller. */
     @Test
     void ingestEmbedsABatchOnItsOwnPool() {
-        EmbeddingModel ingest = SessionEmbeddingModel.forIngest(EmbeddingModelChoice.defaultChoice(), 2);
-        ingest.embedAll(TEXTS.stream().map(TextSegment::from).toList());
-        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
-                .anyMatch(name -> name.startsWith("poimen-embed-"));
+        List<TextSegment> segments = TEXTS.stream().map(TextSegment::from).toList();
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        ThreadFactory recording = task -> {
+            Thread t = new Thread(task);
+            t.setDaemon(true);
+            made.add(t);
+            return t;
+        };
+        SessionEmbeddingModel.forIngest(EmbeddingModelChoice.defaultChoice(), 2, recording).embedAll(segments);
+        assertThat(made).hasSize(2); // a pool thread is made when a text is handed to it, up to two
+
+        made.clear();
+        SessionEmbeddingModel.forIngest(EmbeddingModelChoice.defaultChoice(), 1, recording).embedAll(segments);
+        assertThat(made).isEmpty();
     }
 
     @Test

@@ -168,7 +168,7 @@ class EmbeddingModelSwitchTest {
      * searching that finds it at cosine ≈ 1.
      */
     private static void assertAllVectorsOf(ConfigurableApplicationContext hub, String model) {
-        EmbeddingModel other = EmbeddingModelChoice.of(model.equals(MINILM) ? BGE : MINILM).load();
+        EmbeddingModel other = EmbeddingModelChoice.of(model.equals(MINILM) ? BGE : MINILM).load(2);
         EmbeddingModel own = hub.getBean(EmbeddingModel.class);
         String passagePrefix = EmbeddingModelChoice.of(model).passagePrefix();
         VectorIndex vectors = hub.getBean(VectorIndex.class);
