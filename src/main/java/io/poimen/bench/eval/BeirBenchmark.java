@@ -37,9 +37,9 @@ public class BeirBenchmark {
         this.producer = producer;
     }
 
-    /** Scores and latencies of one method. */
+    /** Scores and latencies of one method; {@code ndcgByQuery}: each judged query's nDCG@10 by query id. */
     public record MethodResult(double ndcg10, double recall100, double mrr10, LatencyStats total,
-                               Map<String, LatencyStats> branches) {
+                               Map<String, LatencyStats> branches, Map<String, Double> ndcgByQuery) {
     }
 
     public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
@@ -63,12 +63,15 @@ public class BeirBenchmark {
             LatencyStats total = new LatencyStats();
             Map<String, LatencyStats> branches = new LinkedHashMap<>();
             StringBuilder runFile = new StringBuilder();
+            Map<String, Double> byQuery = new LinkedHashMap<>();
             for (Map.Entry<String, String> q : queries.entrySet()) {
                 JsonNode response = query(q.getValue(), fields);
                 List<String> ranked = documents(response, idByPath);
                 appendRun(runFile, q.getKey(), method, response, idByPath);
                 Map<String, Integer> qrels = set.qrels().get(q.getKey());
-                ndcg += RankingMetrics.ndcg(ranked, qrels, 10);
+                double queryNdcg = RankingMetrics.ndcg(ranked, qrels, 10);
+                byQuery.put(q.getKey(), queryNdcg);
+                ndcg += queryNdcg;
                 recall += RankingMetrics.recall(ranked, qrels, 100);
                 mrr += RankingMetrics.mrr(ranked, qrels, 10);
                 JsonNode t = response.path("timings_ms");
@@ -81,7 +84,7 @@ public class BeirBenchmark {
             }
             writeRun(runDir, method, runFile);
             int n = Math.max(1, queries.size());
-            out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches));
+            out.put(method, new MethodResult(ndcg / n, recall / n, mrr / n, total, branches, byQuery));
         }
         return out;
     }
