@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.poimen.bench.eval.BeirBenchmark;
 import io.poimen.memory.index.EmbeddingModelChoice;
-import io.poimen.memory.index.opensearch.OpenSearchLexicalIndex;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
@@ -81,7 +80,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                 options.dataset = dataset;
                 options.policy = policy;
                 options.springArgs = springArgs;
-                try (BenchContext bench = BenchContext.open(options, 0, BenchBeirCommand::startFromEmptyStores)) {
+                try (BenchContext bench = BenchContext.open(options, 0, BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     BeirDataset set = bench.set;
                     System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
@@ -126,29 +125,6 @@ public class BenchBeirCommand implements Callable<Integer> {
             System.out.println("written " + out);
         }
         return 0;
-    }
-
-    /**
-     * On the prod stores, which outlive the bench's hub, each set starts as on a new hub: an empty vault's ingest
-     * takes whatever vault the stores held (an earlier set) out of every index, then the OpenSearch index is made
-     * anew. Deleting is not enough there: OpenSearch counts a deleted chunk in its BM25 statistics (document count,
-     * document frequency, average length) until a merge drops it, minutes later, so the next set would be ranked
-     * by the one before (measured: arcd's lexical top 10 equal to the embedded one on 8 of 50 questions after three
-     * sets in one index, 50 of 50 on an index of its own). The embedded stores are new with each hub.
-     */
-    static void startFromEmptyStores(BenchContext bench) throws java.io.IOException {
-        OpenSearchLexicalIndex openSearch = bench.spring.getBeanProvider(OpenSearchLexicalIndex.class).getIfAvailable();
-        if (openSearch == null) {
-            return;
-        }
-        Path empty = java.nio.file.Files.createTempDirectory("poimen-empty-vault-");
-        try {
-            bench.producer.requestBody("direct:ingest", empty, io.poimen.memory.index.ingest.IngestReport.class);
-        } finally {
-            java.nio.file.Files.delete(empty);
-        }
-        openSearch.dropIndex();
-        openSearch.ensureIndex();
     }
 
     /**

@@ -10,13 +10,11 @@ import io.poimen.memory.vault.NoteRejectedException;
 import io.poimen.memory.vault.VaultScanner;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
@@ -64,6 +62,7 @@ public class BenchIngestCommand implements Callable<Integer> {
         List<Double> embedding = new ArrayList<>();
         options.springArgs = springArgs;
         try (BenchContext bench = BenchContext.open(options, docs, b -> {
+            BenchContext.startFromEmptyStores(b); // round 1 as the later rounds: nothing else in the stores
             batches.addAll(batches(b));
             warmUp(b.spring, batches);
             embedding.add(embeddingSeconds(b.spring, batches));
@@ -80,15 +79,10 @@ public class BenchIngestCommand implements Callable<Integer> {
         int chunks = batches.stream().mapToInt(List::size).sum();
         List<IngestReport> ingests = new ArrayList<>(List.of(bench.ingest));
         embedding.add(embeddingSeconds(ctx, batches));
-        Path empty = Files.createTempDirectory("poimen-bench-empty-");
-        try {
-            for (int r = 1; r < rounds; r++) {
-                bench.producer.requestBody("direct:ingest", empty, IngestReport.class); // untimed: empty stores
-                ingests.add(bench.producer.requestBody("direct:ingest", bench.vault, IngestReport.class));
-                embedding.add(embeddingSeconds(ctx, batches));
-            }
-        } finally {
-            FileSystemUtils.deleteRecursively(empty);
+        for (int r = 1; r < rounds; r++) {
+            bench.removeVault(); // untimed: empty stores
+            ingests.add(bench.producer.requestBody("direct:ingest", bench.vault, IngestReport.class));
+            embedding.add(embeddingSeconds(ctx, batches));
         }
         System.out.printf("%d chunks of %d notes in %d batches, %d round(s); embedding-only passes (s): %s%n",
                 chunks, bench.idByPath.size(), batches.size(), rounds, embedding.stream()

@@ -75,7 +75,7 @@ class BenchContextStoresTest {
     }
 
     /**
-     * On the prod stores a set of bench beir starts from empty stores: the set before it leaves no chunk in the
+     * On the prod stores a set of bench beir or bench ingest starts from empty stores: the set before it leaves no chunk in the
      * OpenSearch index, not even a deleted one, which OpenSearch would still count in its BM25 statistics (fails
      * with the set opened as the other bench commands open theirs: 6 deleted chunks left).
      */
@@ -90,11 +90,11 @@ class BenchContextStoresTest {
                 "--poimen.opensearch.url=" + TestOpenSearch.url(), "--poimen.opensearch.index=" + index);
         options.dataset = dataset("first", "Pods restart when a container exits.", "Jobs retry failed pods.",
                 "Deployments roll pods out.");
-        try (BenchContext first = BenchContext.open(options, 0, BenchBeirCommand::startFromEmptyStores)) {
+        try (BenchContext first = BenchContext.open(options, 0, BenchContext::startFromEmptyStores)) {
             assertThat(first.ingest.chunks()).isEqualTo(3);
         }
         options.dataset = dataset("second", "Services route traffic to pods.", "Ingress exposes services.");
-        try (BenchContext second = BenchContext.open(options, 0, BenchBeirCommand::startFromEmptyStores)) {
+        try (BenchContext second = BenchContext.open(options, 0, BenchContext::startFromEmptyStores)) {
             var docs = TestOpenSearch.client().indices().stats(r -> r.index(index)).indices().get(index)
                     .primaries().docs();
             assertThat(docs.count()).isEqualTo(2);
