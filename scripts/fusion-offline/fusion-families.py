@@ -38,6 +38,11 @@ Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normal
               the top-1 margin (s_1 - s_2) / std_tail instead of the qpp [Q]; spare-bonus, spare-spread-bonus:
               the bonus (0.1 above) fitted too [bonus, Q]; for these each fold's line also counts the held-out
               set's questions the spare acts on (the gate cut the dense list and the list is confident)
+  keep        as spare, but the dense list's gate is lifted when the list covers the query's terms: its
+              IDF-weighted, discounted coverage of the top 10 is at least c times BM25's (QueryTermCoverage.java's
+              last two columns, --coverage DIR with <model>-<set>.tsv) [c]
+
+  --coverage DIR is needed for keep; the TSVs come from QueryTermCoverage.java (docs/retrieval.md).
 """
 import argparse
 import glob
@@ -190,7 +195,7 @@ def score(q, fam, p):
     if fam == 'borda':
         w = gated(q, {'semantic': 1.0, 'lexical': p['lam'], 'tfidf': 0.0})
         return sum(w[b] * np.where(q.kept[b], np.maximum(0, p['D'] - q.rank[b] + 1), 0.0) for b in q.branches)
-    if fam.startswith('spare') or fam == 'auto':
+    if fam.startswith('spare') or fam in ('auto', 'keep'):
         unit = ('cosine' if fam.startswith('spare-cosine') else 'spread' if fam.startswith('spare-spread')
                 else AUTO_UNIT.get(q.model, 'spread'))
         bonus = p.get('bonus', 0.1) * (q.spread if unit == 'spread' else 1.0)
@@ -224,7 +229,11 @@ def confidence(q, fam):
 
 def spares(q, fam, p):
     """Whether the spare lifts the dense list's gate for this query (it acts only where the gate cut)."""
-    return 'semantic' in q.counted() and q.gates.get('semantic', 1.0) < 1.0 and confidence(q, fam) >= p['Q']
+    if 'semantic' not in q.counted() or q.gates.get('semantic', 1.0) >= 1.0:
+        return False
+    if fam == 'keep':
+        return q.cov['semantic'] >= p['c'] * q.cov['lexical']
+    return confidence(q, fam) >= p['Q']
 
 
 def grid(fam):
@@ -249,6 +258,8 @@ def grid(fam):
     if fam.startswith('spare') and fam.endswith('-bonus'):
         return [{'bonus': b, 'Q': x} for b in [0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3]
                 for x in [0, 2, 3, 4, 5, 6, 8, 1e9]]
+    if fam == 'keep':
+        return [{'c': x} for x in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1e9]]
     if fam.startswith('spare'):
         return [{'Q': x} for x in [0, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7, 8, 10, 12, 15, 1e9]]
     if fam == 'floor':
@@ -264,7 +275,7 @@ def load(path, cache=None, noise=False):
         import hashlib
         import pickle
         st = os.stat(path)
-        f = os.path.join(cache, hashlib.sha1(f'{os.path.abspath(path)}:{st.st_mtime}:{st.st_size}'
+        f = os.path.join(cache, hashlib.sha1(f'v2:{os.path.abspath(path)}:{st.st_mtime}:{st.st_size}'
                                              f'{":noise" if noise else ""}'.encode()).hexdigest())
         if os.path.exists(f):
             return pickle.load(open(f, 'rb'))
@@ -284,7 +295,18 @@ def load(path, cache=None, noise=False):
                                                                        reverse=True))]
         if root['qrels'].get(qid):
             out.append(Query(q.get('text', ''), branches, root['qrels'][qid], root['doc_by_chunk']))
+            out[-1].qid = qid
     return out
+
+
+def attach_coverage(queries, tsv):
+    """The dense and BM25 lists' IDF-weighted coverage of each query (QueryTermCoverage.java's last two columns)."""
+    rows = {}
+    for line in open(tsv):
+        f = line.rstrip('\n').split('\t')
+        rows[f[0]] = {'lexical': float(f[6]), 'semantic': float(f[7])}
+    for q in queries:
+        q.cov = rows[q.qid]
 
 
 def main():
@@ -292,6 +314,7 @@ def main():
     ap.add_argument('--dumps', action='append', required=True, help='model=directory of <set>.json dumps')
     ap.add_argument('--family', action='append', help='families to score (default: all)')
     ap.add_argument('--cache', help='directory for the parsed lists (keyed by file path, time and size)')
+    ap.add_argument('--coverage', help='directory of <model>-<set>.tsv from QueryTermCoverage.java (family keep)')
     ap.add_argument('--no-gate', action='store_true', help='every family without the agreement gate (gate 1)')
     ap.add_argument('--grid', action='store_true', help='also print every configuration\'s margins')
     ap.add_argument('--no-scripts', action='store_true', help="every family without the model's scripts rule")
@@ -300,6 +323,8 @@ def main():
     ap.add_argument('--noise', action='store_true',
                     help="also score each fold's choice on the held-out set with a random semantic list")
     a = ap.parse_args()
+    if 'keep' in (a.family or []) and (a.noise or not a.coverage):
+        ap.error('family keep needs --coverage and cannot score --noise (the TSVs cover the dumped lists only)')
     data = {}
     for spec in a.dumps:
         model, folder = spec.split('=', 1)
@@ -310,6 +335,8 @@ def main():
             if a.safety:
                 data[(model, os.path.basename(path)[:-5] + '~noscripts')] = load(path, a.cache)
     for (model, name), qs in data.items():
+        if a.coverage and not name.endswith('~noise'):  # a random list's coverage is not the dumped list's
+            attach_coverage(qs, os.path.join(a.coverage, f'{model}-{name.split("~")[0]}.tsv'))
         for q in qs:
             q.model = model
             if a.no_scripts or name.endswith('~noscripts'):
@@ -366,7 +393,7 @@ def main():
                     for suffix, label in variants:
                         held_variant[label][k] = variant_margin(variant(k, suffix), fam, configs[j])
             fired = ''
-            if fam.startswith('spare'):
+            if fam.startswith('spare') or fam == 'keep':
                 fired = ', spared ' + ', '.join(
                     f'{k[0]} {sum(spares(q, fam, configs[j]) for q in data[k])}/{len(data[k])}'
                     for k in keys if k[1] == s)
