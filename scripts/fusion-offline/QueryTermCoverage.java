@@ -31,7 +31,10 @@ public class QueryTermCoverage {
             var e = it.next();
             Set<String> qt = new LinkedHashSet<>(Terms.analyze(e.getValue().get("text").asText()));
             Map<String, Double> idf = new HashMap<>();
-            qt.forEach(t -> idf.put(t, Math.log(1 + (corpusSize - df.getOrDefault(t, 0) + 0.5) / (df.getOrDefault(t, 0) + 0.5))));
+            for (String t : qt) {
+                int d = df.getOrDefault(t, 0);
+                idf.put(t, Math.log(1 + (corpusSize - d + 0.5) / (d + 0.5)));
+            }
             double idfSum = idf.values().stream().mapToDouble(Double::doubleValue).sum();
             StringBuilder weighted = new StringBuilder();
             out.append(e.getKey()).append('\t').append(qt.size());

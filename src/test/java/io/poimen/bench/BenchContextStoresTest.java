@@ -75,9 +75,9 @@ class BenchContextStoresTest {
     }
 
     /**
-     * On the prod stores a set of bench beir or bench ingest starts from empty stores: the set before it leaves no chunk in the
-     * OpenSearch index, not even a deleted one, which OpenSearch would still count in its BM25 statistics (fails
-     * with the set opened as the other bench commands open theirs: 6 deleted chunks left).
+     * On the prod stores a set of bench beir or bench ingest starts from empty stores: the set before it leaves no
+     * chunk in the OpenSearch index, not even a deleted one, which OpenSearch would still count in its BM25
+     * statistics (fails with the set opened without the hook: 6 deleted chunks left).
      */
     @Test
     void onTheProdStoresEachBeirSetStartsFromEmptyStores() throws Exception {
