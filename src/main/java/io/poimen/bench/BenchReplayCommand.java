@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
  * the lexical branch (what the fusion gives when the gate leaves the noise out), and with lexical branches that
  * agree but miss ({@link FusionReplay#withLexicalNoise}, on unless {@code --no-lexical-noise}), whose reference is
  * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
- * the gentlest gate (it cuts the fewest lists that might be right).
+ * the gentlest gate (it cuts the fewest lists that might be right). A dump holds no chunk text, so the gate's
+ * coverage keep ({@code fusion.adaptive.keep_coverage}) does not act in a replay: its figures are the adaptive
+ * fusion without it, and so is the leave-one-set-out table {@code bench beir} prints.
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {

@@ -3,6 +3,7 @@ package io.poimen.memory.retrieval;
 import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.ModelScripts;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.branch.Branch;
 import io.poimen.memory.retrieval.branch.BranchResult;
@@ -25,16 +26,22 @@ public class QueryFusion {
 
     private final RetrievalMetrics metrics;
     private final ModelScripts modelScripts;
+    private final TfIdfIndex tfidf;
 
-    /** With the default embedding model's scripts. */
+    /** With the default embedding model's scripts, without term shares (the adaptive gate keeps no list by them). */
     public QueryFusion(RetrievalMetrics metrics) {
-        this(metrics, EmbeddingModelChoice.defaultChoice().scripts());
+        this(metrics, EmbeddingModelChoice.defaultChoice().scripts(), null);
     }
 
-    /** @param modelScripts the scripts the configured embedding model reads */
-    public QueryFusion(RetrievalMetrics metrics, ModelScripts modelScripts) {
+    /**
+     * @param modelScripts the scripts the configured embedding model reads
+     * @param tfidf        the TF-IDF index, whose chunk terms and project IDF give the adaptive gate's coverage
+     *                     keep each chunk's share of the query's terms (null: the keep does nothing)
+     */
+    public QueryFusion(RetrievalMetrics metrics, ModelScripts modelScripts, TfIdfIndex tfidf) {
         this.metrics = metrics;
         this.modelScripts = modelScripts;
+        this.tfidf = tfidf;
     }
 
     /** @param wired the branches the multicast of the query's route sends to, in its order */
@@ -71,7 +78,9 @@ public class QueryFusion {
         answered.forEach(r -> returned.put(r.branch().key(), r.hits().size()));
         List<FusedCandidate> fused = answered.isEmpty() ? List.of()
                 : FusionMethods.of(q.settings().fusion().method(), q.settings().calibration(), q.settings().gate(),
-                        modelScripts.reads(q.query().text())).fuse(answered, q.settings().fusion());
+                        modelScripts.reads(q.query().text()), tfidf == null ? null
+                                : tfidf.termShares(q.query().terms(), q.request().project(), q.caller().readable()))
+                        .fuse(answered, q.settings().fusion());
         trace = trace.timed("fusion", t0);
         metrics.query(expected.stream().map(Branch::key).toList(), trace.timingsMs(), trace.degraded().keySet());
         return new FusedQuery(q, expected, fused, candidates, returned, trace);

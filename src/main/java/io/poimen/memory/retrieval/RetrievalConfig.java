@@ -45,8 +45,8 @@ public class RetrievalConfig {
 
     @Bean
     FusionAggregationStrategy fusionAggregationStrategy(RetrievalMetrics metrics, RouteBranches routes,
-                                                        EmbeddingModelChoice model) {
-        return new FusionAggregationStrategy(new QueryFusion(metrics, model.scripts()), routes);
+                                                        EmbeddingModelChoice model, TfIdfIndex tfidf) {
+        return new FusionAggregationStrategy(new QueryFusion(metrics, model.scripts(), tfidf), routes);
     }
 
     @Bean

@@ -82,7 +82,8 @@ public record RetrievalSettings(FusionSettings fusion, double keyTermBoost, doub
                 new AdaptiveFusion.Gate(num(adaptive, "full_ratio", d.gate().fullRatio()),
                         num(adaptive, "power", d.gate().power()),
                         num(adaptive, "lexical_lead", d.gate().lexicalLead()),
-                        bool(adaptive, "model_scripts", d.gate().modelScripts())),
+                        bool(adaptive, "model_scripts", d.gate().modelScripts()),
+                        num(adaptive, "keep_coverage", d.gate().keepCoverage())),
                 recencyAndHits(boosts, d.recencyAndHits()));
     }
 

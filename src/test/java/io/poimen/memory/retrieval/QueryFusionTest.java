@@ -5,11 +5,16 @@ import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
 import io.poimen.memory.ops.RetrievalMetrics;
 import io.poimen.memory.retrieval.RouteBranches.Wired;
 import io.poimen.memory.retrieval.query.QueryRouter;
+import io.poimen.memory.vault.Chunk;
+import io.poimen.memory.vault.VaultPaths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -102,9 +107,58 @@ class QueryFusionTest {
         assertThat(japanese.fused().get(0).reason()).contains("query script not read by the embedding model");
         // a model that declares the script reads the same question
         FusedQuery declared = new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
-                io.poimen.memory.index.ModelScripts.of(List.of("latin", "katakana", "hiragana", "han")))
+                io.poimen.memory.index.ModelScripts.of(List.of("latin", "katakana", "hiragana", "han")), null)
                 .fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(),
                         "ポッドが再起動を繰り返す理由は何ですか"), denseFirst(), wired);
         assertThat(declared.fused().get(0).chunkId()).isEqualTo("own#0");
+    }
+
+    /**
+     * The hub's fusion reads each chunk's share of the query's terms from the TF-IDF index: 30 chunks BM25 and
+     * TF-IDF agree on and 30 the dense list returns instead (no chunk shared, so the agreement gate cuts it), among
+     * 40 others. When the dense list's chunks hold the question's words, the gate leaves it its weight; when they
+     * are about something else, it stays cut.
+     */
+    @Test
+    void theGateKeepsACutDenseListWhoseChunksHoldTheQuestionsWords() {
+        String question = "why does the pod restart after it was killed";
+        FusedQuery covering = fuseOverIndex(question, "the pod restart counter after the kernel killed it");
+        FusedQuery elsewhere = fuseOverIndex(question, "quarterly revenue grew in the northern sales region");
+        assertThat(covering.fused().get(0).chunkId()).startsWith("projects/poimen/own-");
+        assertThat(covering.fused().get(0).weights().get("semantic")).isGreaterThan(0.5);
+        assertThat(covering.fused().get(0).reason()).contains("semantic kept by the gate");
+        assertThat(elsewhere.fused().get(0).chunkId()).startsWith("projects/poimen/agreed-");
+        assertThat(elsewhere.fused().get(0).weights().get("semantic")).isLessThan(0.01);
+        assertThat(elsewhere.fused().get(0).reason()).doesNotContain("kept by the gate");
+    }
+
+    private static FusedQuery fuseOverIndex(String question, String denseText) {
+        TfIdfIndex index = new TfIdfIndex(3.0);
+        List<Hit> semantic = new ArrayList<>();
+        List<Hit> lexical = new ArrayList<>();
+        List<Hit> tfidf = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            index.add(chunk("projects/poimen/agreed-" + i + ".md", "a pod restart loop after the container was killed"));
+            index.add(chunk("projects/poimen/own-" + i + ".md", denseText));
+            semantic.add(new Hit("projects/poimen/own-" + i + ".md#0", 0.8 - i * 0.01));
+            lexical.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 30 - i * 0.9));
+            tfidf.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 9 - i * 0.2));
+        }
+        for (int i = 0; i < 40; i++) {
+            index.add(chunk("projects/poimen/notes-" + i + ".md", "release notes of gateway version " + i));
+        }
+        BranchAnswers answers = BranchAnswers.NONE.with(BranchResult.ok(Branch.SEMANTIC, semantic, 1))
+                .with(BranchResult.ok(Branch.LEXICAL, lexical, 1)).with(BranchResult.ok(Branch.TFIDF, tfidf, 1));
+        return new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
+                EmbeddingModelChoice.defaultChoice().scripts(), index)
+                .fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(), question), answers,
+                        List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
+                                new Wired(Branch.LEXICAL, 2)));
+    }
+
+    private static Chunk chunk(String path, String text) {
+        return new Chunk(Chunk.idOf(path, 0), path,
+                VaultPaths.projectOf(path), 0, "Note", List.of("Note"), text,
+                text.split("\\s+").length, null, List.of());
     }
 }

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -168,6 +169,39 @@ public class TfIdfIndex implements MeterBinder {
         }
         return read(() -> QueryScorer.search(index, hidden, scopes, metadataWeight, qtf, project, scopePaths,
                 readable, k));
+    }
+
+    /**
+     * For the adaptive fusion's coverage keep: chunk id → the share of the analyzed {@code queryTerms} the chunk
+     * holds (in its text or metadata), each term weighted by its project IDF as the TF-IDF branch computes it for
+     * this caller ({@code readable} as in {@link #search(List, String, Set, java.util.function.Predicate, int)}):
+     * <pre>  share(c) = Σ_{t∈q ∩ c} idf_p(t) / Σ_{t∈q} idf_p(t)</pre>
+     * 0 for a chunk not in the index, and for every chunk when no query term is known. The IDFs are read on the
+     * first call, each chunk's terms on each call.
+     */
+    public ToDoubleFunction<String> termShares(List<String> queryTerms, String project,
+                                               java.util.function.Predicate<String> readable) {
+        Set<String> distinct = new java.util.LinkedHashSet<>();
+        queryTerms.stream().filter(t -> t != null && !t.isBlank()).forEach(distinct::add);
+        Map<String, Double> idf = new HashMap<>();
+        double[] total = {-1};
+        return chunkId -> read(() -> {
+            if (total[0] < 0) {
+                int bucket = index.bucketOf(project);
+                HiddenChunks.Hidden h = readable == null ? HiddenChunks.Hidden.NONE : hidden.of(index, bucket, readable);
+                distinct.forEach(t -> idf.put(t, index.idf(index.entry(t), bucket, h.slots(), h.inBuckets())));
+                total[0] = idf.values().stream().mapToDouble(Double::doubleValue).sum();
+            }
+            int slot = index.table().slotOf(chunkId);
+            if (slot < 0 || total[0] <= 0) {
+                return 0.0;
+            }
+            double held = 0;
+            for (String t : index.table().terms(slot).terms()) {
+                held += idf.getOrDefault(t, 0.0);
+            }
+            return held / total[0];
+        });
     }
 
     /** Restricted callers' hidden-chunk sets served from the cache and built since start, kept now, their slots. */

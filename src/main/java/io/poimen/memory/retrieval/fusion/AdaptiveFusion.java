@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Query-adaptive fusion, the hub's default: each branch's weight is chosen per query from what the branches
@@ -42,9 +43,18 @@ public class AdaptiveFusion implements FusionMethod {
      * <p>{@code modelScripts}: a query written mostly in a script the embedding model does not read (its declared
      * {@link io.poimen.memory.index.ModelScripts}) gives the semantic branch no weight; the other branches keep
      * their adaptive weights. The model's scripts are a property of the model, not a fitted number.
+     *
+     * <p>{@code keepCoverage} (0 = off): the gate leaves the semantic list its weight when that list's top covers
+     * the query's terms at least this many times as well as BM25's top does ({@link QueryCoverage}). A list the
+     * model made of text it does not read covers the query's words poorly; a right dense list that BM25 and
+     * TF-IDF outvote by agreeing on the wrong chunks covers them about as well. It acts only where the gate cut
+     * and needs the query's term shares ({@link AdaptiveFusion#AdaptiveFusion(CalibratedFusion.Bonuses, Gate,
+     * boolean, ToDoubleFunction)}).
      */
-    public record Gate(double fullRatio, double power, double lexicalLead, boolean modelScripts) {
-        public static final Gate DEFAULTS = new Gate(0.5, 8, 0, true);
+    public record Gate(double fullRatio, double power, double lexicalLead, boolean modelScripts,
+                       double keepCoverage) {
+        public static final double DEFAULT_KEEP_COVERAGE = 0.5;
+        public static final Gate DEFAULTS = new Gate(0.5, 8, 0, true, DEFAULT_KEEP_COVERAGE);
 
         public Gate {
             if (!(fullRatio > 0 && fullRatio <= 1) || !(power >= 0 && power <= 64)) {
@@ -55,6 +65,15 @@ public class AdaptiveFusion implements FusionMethod {
                 throw new IllegalArgumentException("adaptive lexical_lead must be in [0, 1] (0: off), got "
                         + lexicalLead);
             }
+            if (!(keepCoverage >= 0 && keepCoverage <= 1)) {
+                throw new IllegalArgumentException("adaptive keep_coverage must be in [0, 1] (0: off), got "
+                        + keepCoverage);
+            }
+        }
+
+        /** The gate with the default coverage keep. */
+        public Gate(double fullRatio, double power, double lexicalLead, boolean modelScripts) {
+            this(fullRatio, power, lexicalLead, modelScripts, DEFAULT_KEEP_COVERAGE);
         }
 
         /** The gate without the lexical lead, with the model's scripts. */
@@ -71,6 +90,7 @@ public class AdaptiveFusion implements FusionMethod {
     private final CalibratedFusion.Bonuses bonuses;
     private final Gate gate;
     private final boolean semanticReadsQuery;
+    private final ToDoubleFunction<String> termShares;
 
     public AdaptiveFusion() {
         this(CalibratedFusion.Bonuses.DEFAULTS, Gate.DEFAULTS);
@@ -86,9 +106,19 @@ public class AdaptiveFusion implements FusionMethod {
      *                           off it is not looked at
      */
     public AdaptiveFusion(CalibratedFusion.Bonuses bonuses, Gate gate, boolean semanticReadsQuery) {
+        this(bonuses, gate, semanticReadsQuery, null);
+    }
+
+    /**
+     * @param termShares chunk id → the IDF-weighted share of the query's terms the chunk holds, in [0, 1]
+     *                   ({@code TfIdfIndex#termShares}); null: not known, so the gate's coverage keep does nothing
+     */
+    public AdaptiveFusion(CalibratedFusion.Bonuses bonuses, Gate gate, boolean semanticReadsQuery,
+                          ToDoubleFunction<String> termShares) {
         this.bonuses = bonuses;
         this.gate = gate;
         this.semanticReadsQuery = semanticReadsQuery;
+        this.termShares = termShares;
     }
 
     @Override
@@ -112,12 +142,16 @@ public class AdaptiveFusion implements FusionMethod {
             // BM25 and TF-IDF alone (a lexical route, or the semantic branch down): no cosine to set the scale
             return new WeightedFusion().fuse(results, settings);
         }
-        Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate,
-                !gate.modelScripts() || semanticReadsQuery);
+        boolean reads = !gate.modelScripts() || semanticReadsQuery;
+        Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate, reads);
+        String kept = keptByCoverage(lists, choices.get(AdaptiveWeights.COSINE_BRANCH));
+        if (kept != null) {
+            choices = AdaptiveWeights.choose(lists, bonuses, gate, reads, true);
+        }
         Map<String, Double> weights = new TreeMap<>();
         choices.forEach((b, c) -> weights.put(b, c.weight()));
         String lead = lexicalLead(lists, weights);
-        String why = AdaptiveWeights.explain(choices)
+        String why = AdaptiveWeights.explain(choices) + (kept == null ? "" : ", " + kept)
                 + (lead == null ? "" : String.format(java.util.Locale.ROOT, ", lexical lead %s (gap %.2f)", lead,
                         leadGap(lists.get(LEXICAL))));
         Map<Branch, List<Hit>> byBranch = new LinkedHashMap<>();
@@ -131,6 +165,23 @@ public class AdaptiveFusion implements FusionMethod {
                 .forEach((id, parts) -> out.add(new FusedCandidate(id,
                         id.equals(lead) ? 1.0 : Math.min(1.0, CandidateAssembly.sum(parts)), parts, NAME, weights, why)));
         return CandidateAssembly.sorted(out);
+    }
+
+    /**
+     * Why the gate leaves the semantic list its weight (its top covers the query's terms at least
+     * {@code keepCoverage} times as well as BM25's), or null: the gate did not cut it, the model does not read the
+     * query, there is no BM25 list or no term shares, or the list covers the query too poorly.
+     */
+    private String keptByCoverage(Map<String, List<Hit>> lists, AdaptiveWeights.Choice semantic) {
+        List<Hit> lexical = lists.get(LEXICAL);
+        if (gate.keepCoverage() <= 0 || termShares == null || lexical == null || semantic.gate() >= 1
+                || semantic.unread()) {
+            return null;
+        }
+        double own = QueryCoverage.of(lists.get(AdaptiveWeights.COSINE_BRANCH), termShares);
+        double bm25 = QueryCoverage.of(lexical, termShares);
+        return own >= gate.keepCoverage() * bm25 ? String.format(java.util.Locale.ROOT,
+                "semantic kept by the gate (its top covers the query %.2f, BM25's %.2f)", own, bm25) : null;
     }
 
     /**

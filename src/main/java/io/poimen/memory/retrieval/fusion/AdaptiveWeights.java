@@ -52,6 +52,12 @@ final class AdaptiveWeights {
      */
     static Map<String, Choice> choose(Map<String, List<Hit>> lists, CalibratedFusion.Bonuses bonuses,
                                       AdaptiveFusion.Gate gate, boolean semanticReadsQuery) {
+        return choose(lists, bonuses, gate, semanticReadsQuery, false);
+    }
+
+    /** @param keepSemantic true: the gate leaves the semantic branch its weight (the coverage keep) */
+    static Map<String, Choice> choose(Map<String, List<Hit>> lists, CalibratedFusion.Bonuses bonuses,
+                                      AdaptiveFusion.Gate gate, boolean semanticReadsQuery, boolean keepSemantic) {
         boolean dropSemantic = !semanticReadsQuery && lists.keySet().stream().anyMatch(b -> !COSINE_BRANCH.equals(b));
         Map<String, List<String>> ids = new TreeMap<>();
         lists.forEach((b, hits) -> ids.put(b, hits.stream().map(Hit::chunkId).toList()));
@@ -73,7 +79,7 @@ final class AdaptiveWeights {
                     overlap = Math.max(overlap, RankOverlap.of(ids.get(b), ids.get(a)));
                 }
             }
-            double g = others <= 0 ? 1
+            double g = others <= 0 || (keepSemantic && COSINE_BRANCH.equals(b)) ? 1
                     : Math.pow(Math.min(1, overlap / others / gate.fullRatio()), gate.power());
             parts.put(b, new double[] {scale, overlap, g});
         }

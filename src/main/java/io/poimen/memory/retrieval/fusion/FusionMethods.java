@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /** Fusion methods by name. */
 public final class FusionMethods {
@@ -32,8 +33,17 @@ public final class FusionMethods {
      */
     public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses, AdaptiveFusion.Gate gate,
                                   boolean semanticReadsQuery) {
+        return of(name, bonuses, gate, semanticReadsQuery, null);
+    }
+
+    /**
+     * As {@link #of(String, CalibratedFusion.Bonuses, AdaptiveFusion.Gate, boolean)}, with the query's term shares
+     * per chunk for the adaptive gate's coverage keep (null: not known).
+     */
+    public static FusionMethod of(String name, CalibratedFusion.Bonuses bonuses, AdaptiveFusion.Gate gate,
+                                  boolean semanticReadsQuery, ToDoubleFunction<String> termShares) {
         if (AdaptiveFusion.NAME.equals(name)) {
-            return new AdaptiveFusion(bonuses, gate, semanticReadsQuery);
+            return new AdaptiveFusion(bonuses, gate, semanticReadsQuery, termShares);
         }
         return CalibratedFusion.NAME.equals(name) ? new CalibratedFusion(bonuses) : of(name);
     }

@@ -226,6 +226,38 @@ class TfIdfIndexTest {
         assertThat(index.search(query, "p", scope, 10)).isNotEqualTo(a);
     }
 
+    /** Each chunk's share of the query's terms, weighted by the project IDF the caller's TF-IDF branch uses. */
+    @Test
+    void aChunksTermShareIsTheIdfOfTheQueryTermsItHoldsOverTheIdfOfAll() {
+        List<Chunk> visible = List.of(chunk("projects/p/a.md", 0, "A", "pod crash kubectl logs"),
+                chunk("projects/p/b.md", 0, "B", "pod restart"), chunk("shared/c.md", 0, "C", "kubectl crash"),
+                chunk("projects/p/e.md", 0, "E", "release notes"));
+        index.addAll(visible);
+        List<String> query = List.of(t("pod"), t("crash"), t("zebracorn"), t("pod"));
+        var shares = index.termShares(query, "p", null);
+        // project p: 3 own chunks + 1 shared; pod in 2, crash in 2, zebracorn nowhere (idf 0)
+        double pod = Math.log(4.0 / 2);
+        double crash = Math.log(4.0 / 2);
+        assertThat(shares.applyAsDouble(Chunk.idOf("projects/p/a.md", 0))).isCloseTo(1.0, within(1e-12));
+        assertThat(shares.applyAsDouble(Chunk.idOf("projects/p/b.md", 0))).isCloseTo(pod / (pod + crash),
+                within(1e-12));
+        assertThat(shares.applyAsDouble(Chunk.idOf("projects/p/e.md", 0))).isZero();
+        assertThat(shares.applyAsDouble("projects/p/unknown.md#0")).isZero();
+        assertThat(index.termShares(List.of(t("zebracorn")), "p", null).applyAsDouble(Chunk.idOf("projects/p/a.md", 0)))
+                .as("no known query term").isZero();
+
+        // a caller who may not read a chunk gets the shares as if it were not stored
+        TfIdfIndex with = new TfIdfIndex(TfIdfIndex.DEFAULT_METADATA_WEIGHT);
+        with.addAll(visible);
+        with.add(chunk("projects/p/secret/x.md", 0, "X", "crash crash"));
+        java.util.function.Predicate<String> readable = path -> !path.contains("/secret/");
+        String b = Chunk.idOf("projects/p/b.md", 0);
+        assertThat(with.termShares(query, "p", readable).applyAsDouble(b))
+                .isCloseTo(shares.applyAsDouble(b), within(1e-12));
+        assertThat(with.termShares(query, "p", null).applyAsDouble(b)).isNotCloseTo(shares.applyAsDouble(b),
+                within(1e-6));
+    }
+
     @Test
     void theHiddenChunksOfARestrictedCallerAreCollectedOncePerIndexStateAndDenials() {
         index.addAll(List.of(chunk("projects/p/a.md", 0, "A", "pod crash kubectl logs"),

@@ -27,6 +27,7 @@ class AdaptiveGatePolicyTest {
     private static final Pattern BONUS_UNIT = Pattern.compile("(?m)^    bonus_unit: .*$");
     private static final Pattern LEXICAL_LEAD = Pattern.compile("(?m)^    lexical_lead: .*$");
     private static final Pattern MODEL_SCRIPTS = Pattern.compile("(?m)^    model_scripts: .*$");
+    private static final Pattern KEEP_COVERAGE = Pattern.compile("(?m)^    keep_coverage: .*$");
     @TempDir Path dir;
 
     private static List<Hit> list(String prefix, int from, int n, double top, double step) {
@@ -122,6 +123,18 @@ class AdaptiveGatePolicyTest {
         assertThatThrownBy(() -> load(LEXICAL_LEAD, "    lexical_lead: 2"))
                 .isInstanceOf(StrictYaml.PolicyFileException.class)
                 .hasMessageContaining("lexical_lead must be in [0, 1]");
+    }
+
+    @Test
+    void theCoverageKeepIsReadFromThePolicyAndABadOneIsRejected() throws Exception {
+        assertThat(KEEP_COVERAGE.matcher(shipped()).results().count()).as("one keep_coverage").isEqualTo(1);
+        assertThat(load(KEEP_COVERAGE, "    keep_coverage: 0.7").gate().keepCoverage()).isEqualTo(0.7);
+        assertThat(load(KEEP_COVERAGE, "    keep_coverage: 0").gate().keepCoverage()).isZero();
+        assertThat(load(KEEP_COVERAGE, "").gate().keepCoverage())
+                .isEqualTo(AdaptiveFusion.Gate.DEFAULT_KEEP_COVERAGE);
+        assertThatThrownBy(() -> load(KEEP_COVERAGE, "    keep_coverage: -0.5"))
+                .isInstanceOf(StrictYaml.PolicyFileException.class)
+                .hasMessageContaining("keep_coverage must be in [0, 1]");
     }
 
     @Test
