@@ -5,6 +5,7 @@ import io.poimen.memory.retrieval.branch.Branch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.index.Hit;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.ops.RetrievalMetrics;
@@ -118,6 +119,31 @@ class FusionAggregationStrategyTest {
         assertThat(fused.fused()).extracting(c -> c.chunkId()).containsExactlyInAnyOrder("a#0", "b#0", "c#0");
         assertThat(fused.fused().get(0).chunkId()).isEqualTo("b#0"); // both branches found it
         assertThat(fused.trace().timingsMs()).containsKeys("tfidf", "semantic", "lexical", "branches", "fusion");
+    }
+
+    /** The hub's strategy bean gives the fusion the TF-IDF index's term shares, so the gate's coverage keep acts. */
+    @Test
+    void theHubsStrategyKeepsACutDenseListThatCoversTheQuestion() {
+        FusionAggregationStrategy hub = new RetrievalConfig().fusionAggregationStrategy(
+                new RetrievalMetrics(new SimpleMeterRegistry()), new RouteBranches(),
+                EmbeddingModelChoice.defaultChoice(),
+                QueryFusionTest.coverageIndex("the pod restart counter after the kernel killed it"));
+        PlannedQuery question = QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(),
+                "why does the pod restart after it was killed");
+        Exchange holder = null;
+        for (BranchResult r : QueryFusionTest.coverageLists().answers().values()) {
+            Exchange e = branch(r);
+            e.setProperty(PlannedQuery.PROPERTY, question);
+            holder = hub.aggregate(holder, e);
+        }
+        Exchange in = input();
+        in.setProperty(PlannedQuery.PROPERTY, question);
+        in.getMessage().setBody(question);
+        hub.onCompletion(holder, in);
+
+        FusedQuery fused = holder.getMessage().getBody(FusedQuery.class);
+        assertThat(fused.fused().get(0).chunkId()).startsWith("projects/poimen/own-");
+        assertThat(fused.fused().get(0).reason()).contains("semantic kept by the gate");
     }
 
     @Test

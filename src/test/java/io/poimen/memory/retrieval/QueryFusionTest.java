@@ -133,27 +133,41 @@ class QueryFusionTest {
     }
 
     private static FusedQuery fuseOverIndex(String question, String denseText) {
+        return new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
+                EmbeddingModelChoice.defaultChoice().scripts(), coverageIndex(denseText))
+                .fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(), question),
+                        coverageLists(), List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
+                                new Wired(Branch.LEXICAL, 2)));
+    }
+
+    /**
+     * 30 chunks BM25 and TF-IDF agree on ({@code agreed-i}, about a pod restarted after it was killed), 30 the dense
+     * list returns instead ({@code own-i}, holding {@code denseText}), 40 release notes.
+     */
+    static TfIdfIndex coverageIndex(String denseText) {
         TfIdfIndex index = new TfIdfIndex(3.0);
-        List<Hit> semantic = new ArrayList<>();
-        List<Hit> lexical = new ArrayList<>();
-        List<Hit> tfidf = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             index.add(chunk("projects/poimen/agreed-" + i + ".md", "a pod restart loop after the container was killed"));
             index.add(chunk("projects/poimen/own-" + i + ".md", denseText));
-            semantic.add(new Hit("projects/poimen/own-" + i + ".md#0", 0.8 - i * 0.01));
-            lexical.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 30 - i * 0.9));
-            tfidf.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 9 - i * 0.2));
         }
         for (int i = 0; i < 40; i++) {
             index.add(chunk("projects/poimen/notes-" + i + ".md", "release notes of gateway version " + i));
         }
-        BranchAnswers answers = BranchAnswers.NONE.with(BranchResult.ok(Branch.SEMANTIC, semantic, 1))
+        return index;
+    }
+
+    /** The branch lists over {@link #coverageIndex}: no chunk of the dense list in the other two. */
+    static BranchAnswers coverageLists() {
+        List<Hit> semantic = new ArrayList<>();
+        List<Hit> lexical = new ArrayList<>();
+        List<Hit> tfidf = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            semantic.add(new Hit("projects/poimen/own-" + i + ".md#0", 0.8 - i * 0.01));
+            lexical.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 30 - i * 0.9));
+            tfidf.add(new Hit("projects/poimen/agreed-" + i + ".md#0", 9 - i * 0.2));
+        }
+        return BranchAnswers.NONE.with(BranchResult.ok(Branch.SEMANTIC, semantic, 1))
                 .with(BranchResult.ok(Branch.LEXICAL, lexical, 1)).with(BranchResult.ok(Branch.TFIDF, tfidf, 1));
-        return new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry()),
-                EmbeddingModelChoice.defaultChoice().scripts(), index)
-                .fuse(QueryValues.planned("hybrid", QueryRouter.BUILT_IN, SearchScope.all(), question), answers,
-                        List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1),
-                                new Wired(Branch.LEXICAL, 2)));
     }
 
     private static Chunk chunk(String path, String text) {
