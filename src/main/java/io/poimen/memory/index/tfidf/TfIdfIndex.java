@@ -177,7 +177,8 @@ public class TfIdfIndex implements MeterBinder {
      * this caller ({@code readable} as in {@link #search(List, String, Set, java.util.function.Predicate, int)}):
      * <pre>  share(c) = Σ_{t∈q ∩ c} idf_p(t) / Σ_{t∈q} idf_p(t)</pre>
      * 0 for a chunk not in the index, and for every chunk when no query term is known. The IDFs are read on the
-     * first call, each chunk's terms on each call.
+     * first call (a query whose semantic list the gate did not cut reads none), each chunk's terms on each call;
+     * the function belongs to one query on one thread.
      */
     public ToDoubleFunction<String> termShares(List<String> queryTerms, String project,
                                                java.util.function.Predicate<String> readable) {
