@@ -8,6 +8,7 @@ import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
+import io.poimen.bench.eval.CorpusTermShares;
 import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.LatencyStats;
 import io.poimen.bench.eval.PairedMargin;
@@ -95,7 +96,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                                 .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
                         new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dump);
                         System.out.println("written " + dump);
-                        dumps.add(FusionReplay.load(dump));
+                        dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
                     }
                     Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
                             .run(set, bench.idByPath, methods, runDir == null ? null

@@ -2,6 +2,8 @@ package io.poimen.bench;
 
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
+import io.poimen.bench.eval.BeirDataset;
+import io.poimen.bench.eval.CorpusTermShares;
 import io.poimen.bench.eval.FusionReplay;
 import io.poimen.memory.retrieval.fusion.AdaptiveFusion;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
@@ -24,9 +26,10 @@ import picocli.CommandLine.Option;
  * the lexical branch (what the fusion gives when the gate leaves the noise out), and with lexical branches that
  * agree but miss ({@link FusionReplay#withLexicalNoise}, on unless {@code --no-lexical-noise}), whose reference is
  * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
- * the gentlest gate (it cuts the fewest lists that might be right). A dump holds no chunk text, so the gate's
- * coverage keep ({@code fusion.adaptive.keep_coverage}) does not act in a replay: its figures are the adaptive
- * fusion without it, and so is the leave-one-set-out table {@code bench beir} prints.
+ * the gentlest gate (it cuts the fewest lists that might be right). A dump holds no text: with
+ * {@code --corpus-dir} each set's corpus gives the gate's coverage keep ({@code fusion.adaptive.keep_coverage}) its
+ * term shares ({@link CorpusTermShares}, per document); without it the keep is left out. {@code bench beir}'s
+ * leave-one-set-out table has its sets' corpora.
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
@@ -76,6 +79,11 @@ public class BenchReplayCommand implements Callable<Integer> {
             description = "fit with fusion.adaptive.model_scripts on (default: ${DEFAULT-VALUE})")
     boolean modelScripts;
 
+    @Option(names = "--corpus-dir", description = "folder holding each dumped set's BEIR folder (<dir>/<set>/"
+            + "corpus.jsonl): its text gives the adaptive gate's coverage keep its term shares; without it the keep"
+            + " is left out")
+    Path corpusDir;
+
     /** One grid point of the adaptive fusion. */
     record Params(double fullRatio, double power, double lexicalBonus, double tfidfBonus,
                   CalibratedFusion.Unit unit, double lexicalLead, boolean modelScripts) {
@@ -94,8 +102,13 @@ public class BenchReplayCommand implements Callable<Integer> {
 
         /** The fusion for a query the embedding model reads ({@code semanticReadsQuery}) or not. */
         AdaptiveFusion fusion(boolean semanticReadsQuery) {
+            return fusion(semanticReadsQuery, null);
+        }
+
+        /** As above, with the query's term shares for the gate's coverage keep (null: the keep is left out). */
+        AdaptiveFusion fusion(boolean semanticReadsQuery, java.util.function.ToDoubleFunction<String> shares) {
             return new AdaptiveFusion(new CalibratedFusion.Bonuses(lexicalBonus, tfidfBonus).withUnit(unit),
-                    new AdaptiveFusion.Gate(fullRatio, power, lexicalLead, modelScripts), semanticReadsQuery);
+                    new AdaptiveFusion.Gate(fullRatio, power, lexicalLead, modelScripts), semanticReadsQuery, shares);
         }
 
         /** How hard the gate cuts a branch that agrees with no other (larger: harder). */
@@ -133,7 +146,15 @@ public class BenchReplayCommand implements Callable<Integer> {
         }
         List<FusionReplay.Dump> sets = new ArrayList<>();
         for (Path d : dumps) {
-            sets.add(FusionReplay.load(d));
+            FusionReplay.Dump dump = FusionReplay.load(d);
+            Path set = corpusDir == null ? null : corpusDir.resolve(dump.name());
+            if (set != null && java.nio.file.Files.isRegularFile(set.resolve("corpus.jsonl"))) {
+                dump = dump.withShares(new CorpusTermShares(BeirDataset.load(set).corpus()));
+            } else if (set != null) {
+                System.err.println("error: --corpus-dir: no " + set.resolve("corpus.jsonl") + " for dump " + d);
+                return 2;
+            }
+            sets.add(dump);
         }
         System.out.printf("%-18s %-12s %8s%n", "set", "method", "nDCG@10");
         double[] best = new double[sets.size()];
@@ -148,7 +169,8 @@ public class BenchReplayCommand implements Callable<Integer> {
             for (String m : FusionMethods.names()) {
                 methods.add(FusionMethods.of(m, s.calibration(), s.gate()));
                 System.out.printf("%-18s %-12s %8.4f%n", d.name(), m, FusionReplay.ndcg10(d,
-                        q -> FusionMethods.of(m, s.calibration(), s.gate(), scripts.reads(q.text())), s.fusion()));
+                        q -> FusionMethods.of(m, s.calibration(), s.gate(), scripts.reads(q.text()), d.sharesFor(q)),
+                        s.fusion()));
             }
             // upper bounds read with the judgments: what choosing per query among these rankings could reach
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches)%n", d.name(),
@@ -177,8 +199,8 @@ public class BenchReplayCommand implements Callable<Integer> {
                 s.calibration().tfidf(), s.calibration().unit(), s.gate().lexicalLead(), s.gate().modelScripts());
         System.out.printf("policy's own: %s (", shipped);
         for (int i = 0; i < columns.size(); i++) {
-            double v = FusionReplay.ndcg10(columns.get(i), fusion(shipped, i < n ? scripts : ModelScripts.ANY),
-                    s.fusion());
+            double v = FusionReplay.ndcg10(columns.get(i), fusion(shipped, i < n ? scripts : ModelScripts.ANY,
+                    columns.get(i)), s.fusion());
             System.out.printf("%s%s %.4f (%+.4f)", i == 0 ? "" : ", ", columns.get(i).name(), v, v - reference[i]);
         }
         System.out.println(")");
@@ -256,16 +278,19 @@ public class BenchReplayCommand implements Callable<Integer> {
         java.util.stream.IntStream.range(0, grid.size()).parallel().forEach(g -> {
             for (int i = 0; i < columns.size(); i++) {
                 score[g][i] = FusionReplay.ndcg10(columns.get(i),
-                        fusion(grid.get(g), i < n ? scripts : ModelScripts.ANY), settings);
+                        fusion(grid.get(g), i < n ? scripts : ModelScripts.ANY, columns.get(i)), settings);
             }
         });
         return new Fit(sets, columns, grid, best, reference, score);
     }
 
-    /** The point's fusion per query: with its script rule, by whether {@code scripts} reads the query. */
+    /**
+     * The point's fusion per query: with its script rule, by whether {@code scripts} reads the query, and with the
+     * set's term shares when it has them (the gate's coverage keep).
+     */
     private static java.util.function.Function<FusionReplay.Query, io.poimen.memory.retrieval.fusion.FusionMethod>
-            fusion(Params p, ModelScripts scripts) {
-        return q -> p.fusion(!p.modelScripts() || scripts.reads(q.text()));
+            fusion(Params p, ModelScripts scripts, FusionReplay.Dump set) {
+        return q -> p.fusion(!p.modelScripts() || scripts.reads(q.text()), set.sharesFor(q));
     }
 
     /** The leave-one-set-out table: per set, the point chosen on the others, scored on it. */

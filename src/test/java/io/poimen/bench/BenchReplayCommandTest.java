@@ -55,6 +55,47 @@ class BenchReplayCommandTest {
         assertThat(line(minilm, "chosen on all sets")).doesNotContain("×spread");
     }
 
+    /**
+     * With {@code --corpus-dir} the replay scores the gate's coverage keep: BM25 and TF-IDF agree on chunks that
+     * miss, the dense list (no chunk in common, so the gate cuts it) holds the answer and the question's words.
+     */
+    @Test
+    void withTheSetsCorpusTheReplayScoresTheGatesCoverageKeep(@TempDir Path dir) throws Exception {
+        StringBuilder docs = new StringBuilder();
+        StringBuilder corpus = new StringBuilder();
+        StringBuilder semantic = new StringBuilder();
+        StringBuilder lexical = new StringBuilder();
+        StringBuilder tfidf = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            String sep = i == 0 ? "" : ", ";
+            docs.append(sep).append("\"r").append(i).append("\": \"r").append(i).append("\", \"w").append(i)
+                    .append("\": \"w").append(i).append("\"");
+            corpus.append("{\"_id\": \"r").append(i).append("\", \"text\": \"why a pod restarts after a crash\"}\n");
+            corpus.append("{\"_id\": \"w").append(i).append("\", \"text\": \"pod crash restart loop\"}\n");
+            corpus.append("{\"_id\": \"n").append(i).append("\", \"text\": \"release notes ").append(i).append("\"}\n");
+            semantic.append(sep).append("[\"r").append(i).append("\", ").append(0.9 - i * 0.05).append("]");
+            lexical.append(sep).append("[\"w").append(i).append("\", ").append(20.0 - i).append("]");
+            tfidf.append(sep).append("[\"w").append(i).append("\", ").append(9.0 - i * 0.5).append("]");
+        }
+        Path dump = dir.resolve("keepset.json");
+        Files.writeString(dump, "{\"dataset\": \"keepset\", \"doc_by_chunk\": {" + docs + "}, \"qrels\": {\"q\": {\"r0\": 1}},"
+                + " \"queries\": {\"q\": {\"text\": \"why does a pod restart after a crash\", \"branches\": {"
+                + "\"semantic\": [" + semantic + "], \"lexical\": [" + lexical + "], \"tfidf\": [" + tfidf + "]}}}}");
+        Files.createDirectories(dir.resolve("sets/keepset/qrels"));
+        Files.writeString(dir.resolve("sets/keepset/corpus.jsonl"), corpus);
+        Files.writeString(dir.resolve("sets/keepset/queries.jsonl"), "");
+        Files.writeString(dir.resolve("sets/keepset/qrels/test.tsv"), "");
+
+        String without = replay("--dump", dump.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1");
+        String with = replay("--dump", dump.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1",
+                "--corpus-dir", dir.resolve("sets").toString());
+        // without the keep the dense list is cut: its answer comes only after the lexical lists' chunks
+        assertThat(last(line(without, "keepset            adaptive"))).isLessThan(0.3);
+        assertThat(last(line(with, "keepset            adaptive"))).isEqualTo(1.0);
+        assertThat(new CommandLine(new BenchReplayCommand()).execute("--dump", dump.toString(), "--corpus-dir",
+                dir.resolve("nowhere").toString())).isEqualTo(2);
+    }
+
     private static String replay(String... args) {
         PrintStream out = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -65,6 +106,10 @@ class BenchReplayCommandTest {
             System.setOut(out);
         }
         return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private static double last(String line) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
     }
 
     private static String line(String output, String start) {

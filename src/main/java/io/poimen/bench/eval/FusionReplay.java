@@ -32,8 +32,24 @@ public final class FusionReplay {
         }
     }
 
-    /** A dumped set. */
-    public record Dump(String name, Map<String, String> docByChunk, List<Query> queries) {
+    /**
+     * A dumped set; {@code shares}: its corpus's term shares for the gate's coverage keep, or null (a dump holds no
+     * text: the keep is left out).
+     */
+    public record Dump(String name, Map<String, String> docByChunk, List<Query> queries, CorpusTermShares shares) {
+        public Dump(String name, Map<String, String> docByChunk, List<Query> queries) {
+            this(name, docByChunk, queries, null);
+        }
+
+        /** The set with its corpus's term shares. */
+        public Dump withShares(CorpusTermShares corpusShares) {
+            return new Dump(name, docByChunk, queries, corpusShares);
+        }
+
+        /** The term shares of query {@code q}'s text, or null without a corpus. */
+        public java.util.function.ToDoubleFunction<String> sharesFor(Query q) {
+            return shares == null ? null : shares.forQuery(q.text(), docByChunk);
+        }
     }
 
     private FusionReplay() {
@@ -102,7 +118,7 @@ public final class FusionReplay {
                 out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, q.text(), branches, q.qrels()));
             }
         }
-        return new Dump(dump.name() + "~noise", dump.docByChunk(), out);
+        return new Dump(dump.name() + "~noise", dump.docByChunk(), out, dump.shares());
     }
 
     private static BranchResult noise(BranchResult semantic, List<String> corpus, int seed) {
@@ -142,7 +158,7 @@ public final class FusionReplay {
                 }
             }
         }
-        return new Dump(dump.name() + "~lexnoise", dump.docByChunk(), out);
+        return new Dump(dump.name() + "~lexnoise", dump.docByChunk(), out, dump.shares());
     }
 
     private static Set<String> relevant(Query q) {
