@@ -33,8 +33,9 @@ public class RetrievalConfig {
     }
 
     @Bean
-    PlanStep planQuery(GraphService graph, SearchScopes scopes, Availability embedding, NoteCatalog catalog) {
-        return new PlanStep(graph, scopes, embedding, catalog);
+    PlanStep planQuery(GraphService graph, SearchScopes scopes, Availability embedding, NoteCatalog catalog,
+                       EmbeddingModelChoice model) {
+        return new PlanStep(graph, scopes, embedding, catalog, model.scripts());
     }
 
     /** Read once per route load; a Camel event notifier (route added or removed), picked up as a bean of that type. */

@@ -142,6 +142,33 @@ class QueryStepsTest {
                 .isInstanceOf(ApiException.class).extracting(e -> ((ApiException) e).status()).isEqualTo(404);
     }
 
+    /**
+     * A question in a script the embedding model does not read is not embedded under the adaptive fusion, which
+     * would give the dense list no weight; another fusion method, a model that reads the script and an explicit
+     * semantic search still run the semantic branch.
+     */
+    @Test
+    void aQuestionInAScriptTheModelDoesNotReadRunsNoSemanticBranchUnderTheAdaptiveFusion() {
+        String japanese = "ポッドが再起動を繰り返す理由は何ですか";
+        PlannedQuery unread = planned("{\"project\":\"poimen\",\"query\":\"" + japanese + "\"}");
+        assertThat(unread.plan().strategy()).isEqualTo("hybrid");
+        assertThat(unread.plan().branches()).containsExactlyInAnyOrder(Branch.TFIDF, Branch.LEXICAL);
+        assertThat(unread.plan().reason()).endsWith("query script not read by the embedding model: semantic branch not run");
+        assertThat(unread.trace().degraded()).isEmpty();
+        assertThat(planned("{\"project\":\"poimen\",\"query\":\"why do pods crash so often\"}").plan()
+                .branches()).contains(Branch.SEMANTIC);
+        assertThat(planned("{\"project\":\"poimen\",\"query\":\"" + japanese + "\",\"fusion\":\"weighted\"}")
+                .plan().branches()).contains(Branch.SEMANTIC);
+        assertThat(planned("{\"project\":\"poimen\",\"query\":\"" + japanese + "\",\"search_method\":\"semantic\"}")
+                .plan().branches()).containsExactly(Branch.SEMANTIC);
+        PlanStep readsJapanese = new PlanStep(graph, new SearchScopes(graph), new Availability(1000),
+                new NoteCatalog(graph, notes, ""), io.poimen.memory.index.ModelScripts.of(
+                        List.of("latin", "katakana", "hiragana", "han")));
+        ParseStep parse = new ParseStep(JSON, new RetrievalPolicy(Path.of("policies")), Clock.systemUTC());
+        assertThat(readsJapanese.plan(allowed(parse.parse(("{\"project\":\"poimen\",\"query\":\"" + japanese + "\"}")
+                .getBytes(StandardCharsets.UTF_8)))).plan().branches()).contains(Branch.SEMANTIC);
+    }
+
     @Test
     void theResultAccessStepPassesTheLocalOperatorsCandidatesAndTimesItself() {
         FusedQuery fused = fused(planned("{\"project\":\"poimen\",\"query\":\"why do pods crash\"}"));

@@ -19,7 +19,9 @@ import java.util.function.ToDoubleFunction;
  * {@link BranchContributionFusion}. When every branch agrees with another, this ranks as the calibrated fusion
  * does (cosine plus bounded bonuses); a branch whose top agrees with no other loses its say, so an embedding
  * model that does not know the vault's language no longer buries the BM25 answer. Without an answering
- * semantic branch (lexical routes, semantic branch down) this is the {@link WeightedFusion}, as for calibrated.
+ * semantic branch (lexical routes, semantic branch down) this is the {@link WeightedFusion}, as for calibrated,
+ * except for a query the model does not read, whose plan leaves the semantic branch out: the other branches then
+ * share as they would beside a dense list of no weight.
  *
  * <p>The weights chosen, and why, are in every candidate ({@link FusedCandidate#weights()},
  * {@link FusedCandidate#reason()}). Parameters were chosen leave-one-set-out on shared/bench
@@ -138,20 +140,28 @@ public class AdaptiveFusion implements FusionMethod {
                 lists.put(key, hits);
             }
         }
-        if (!lists.containsKey(AdaptiveWeights.COSINE_BRANCH)) {
+        boolean reads = !gate.modelScripts() || semanticReadsQuery;
+        Map<String, AdaptiveWeights.Choice> choices;
+        String note;
+        if (lists.containsKey(AdaptiveWeights.COSINE_BRANCH)) {
+            choices = AdaptiveWeights.choose(lists, bonuses, gate, reads);
+            note = keptByCoverage(lists, choices.get(AdaptiveWeights.COSINE_BRANCH));
+            if (note != null) {
+                choices = AdaptiveWeights.choose(lists, bonuses, gate, reads, true);
+            }
+        } else if (!reads && !lists.isEmpty()) {
+            // the plan left the semantic branch out for the query's script: the other branches share as they would
+            // beside a dense list of no weight (their bonuses in either unit keep their ratio)
+            choices = AdaptiveWeights.choose(lists, bonuses.withUnit(CalibratedFusion.Unit.COSINE), gate);
+            note = "semantic branch not run: query script not read by the embedding model";
+        } else {
             // BM25 and TF-IDF alone (a lexical route, or the semantic branch down): no cosine to set the scale
             return new WeightedFusion().fuse(results, settings);
-        }
-        boolean reads = !gate.modelScripts() || semanticReadsQuery;
-        Map<String, AdaptiveWeights.Choice> choices = AdaptiveWeights.choose(lists, bonuses, gate, reads);
-        String kept = keptByCoverage(lists, choices.get(AdaptiveWeights.COSINE_BRANCH));
-        if (kept != null) {
-            choices = AdaptiveWeights.choose(lists, bonuses, gate, reads, true);
         }
         Map<String, Double> weights = new TreeMap<>();
         choices.forEach((b, c) -> weights.put(b, c.weight()));
         String lead = lexicalLead(lists, weights);
-        String why = AdaptiveWeights.explain(choices) + (kept == null ? "" : ", " + kept)
+        String why = AdaptiveWeights.explain(choices) + (note == null ? "" : ", " + note)
                 + (lead == null ? "" : String.format(java.util.Locale.ROOT, ", lexical lead %s (gap %.2f)", lead,
                         leadGap(lists.get(LEXICAL))));
         Map<Branch, List<Hit>> byBranch = new LinkedHashMap<>();

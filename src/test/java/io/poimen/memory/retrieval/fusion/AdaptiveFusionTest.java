@@ -405,6 +405,28 @@ class AdaptiveFusionTest {
         assertThat(read.get(0).reason()).doesNotContain("query script not read");
     }
 
+    /** The plan left the semantic branch out for the query's script: BM25 and TF-IDF share as beside it. */
+    @Test
+    void withoutTheDenseListOfAnUnreadQueryTheOtherBranchesShareAsBesideIt() {
+        List<BranchResult> lexicalOnly = denseFirstLists().stream()
+                .filter(r -> r.branch() != Branch.SEMANTIC).toList();
+        for (CalibratedFusion.Unit unit : List.of(CalibratedFusion.Unit.COSINE, CalibratedFusion.Unit.SPREAD)) {
+            CalibratedFusion.Bonuses bonuses = CalibratedFusion.Bonuses.DEFAULTS.withUnit(unit);
+            List<FusedCandidate> without = new AdaptiveFusion(bonuses, AdaptiveFusion.Gate.DEFAULTS, false)
+                    .fuse(lexicalOnly, settings);
+            List<FusedCandidate> beside = new AdaptiveFusion(bonuses, AdaptiveFusion.Gate.DEFAULTS, false)
+                    .fuse(denseFirstLists(), settings);
+            assertThat(without.get(0).weights()).containsEntry("lexical", 1.0).containsEntry("tfidf", 0.0)
+                    .doesNotContainKey("semantic");
+            assertThat(without).extracting(FusedCandidate::chunkId).isEqualTo(beside.stream()
+                    .map(FusedCandidate::chunkId).filter(id -> id.startsWith("d")).toList());
+            assertThat(without.get(0).reason()).contains("semantic branch not run: query script not read");
+        }
+        // a semantic branch that is down for a query the model reads: the weighted fusion, as before
+        assertThat(new AdaptiveFusion(CalibratedFusion.Bonuses.DEFAULTS, AdaptiveFusion.Gate.DEFAULTS, true)
+                .fuse(lexicalOnly, settings).get(0).fusion()).isEqualTo(WeightedFusion.NAME);
+    }
+
     @Test
     void withModelScriptsOffTheQueryScriptIsNotLookedAt() {
         AdaptiveFusion.Gate off = new AdaptiveFusion.Gate(0.5, 8, 0, false);
