@@ -96,7 +96,9 @@ public class BenchBeirCommand implements Callable<Integer> {
                                 .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
                         new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dump);
                         System.out.println("written " + dump);
-                        dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
+                        if (fit) { // the leave-one-set-out table replays the dumps, with the keep's term shares
+                            dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
+                        }
                     }
                     Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
                             .run(set, bench.idByPath, methods, runDir == null ? null

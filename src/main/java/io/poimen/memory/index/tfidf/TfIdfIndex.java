@@ -182,27 +182,49 @@ public class TfIdfIndex implements MeterBinder {
      */
     public ToDoubleFunction<String> termShares(List<String> queryTerms, String project,
                                                java.util.function.Predicate<String> readable) {
-        Set<String> distinct = new java.util.LinkedHashSet<>();
-        queryTerms.stream().filter(t -> t != null && !t.isBlank()).forEach(distinct::add);
-        Map<String, Double> idf = new HashMap<>();
-        double[] total = {-1};
-        return chunkId -> read(() -> {
-            if (total[0] < 0) {
-                int bucket = index.bucketOf(project);
-                HiddenChunks.Hidden h = readable == null ? HiddenChunks.Hidden.NONE : hidden.of(index, bucket, readable);
-                distinct.forEach(t -> idf.put(t, index.idf(index.entry(t), bucket, h.slots(), h.inBuckets())));
-                total[0] = idf.values().stream().mapToDouble(Double::doubleValue).sum();
-            }
-            int slot = index.table().slotOf(chunkId);
-            if (slot < 0 || total[0] <= 0) {
-                return 0.0;
-            }
-            double held = 0;
-            for (String t : index.table().terms(slot).terms()) {
-                held += idf.getOrDefault(t, 0.0);
-            }
-            return held / total[0];
-        });
+        return new TermShares(queryTerms, project, readable);
+    }
+
+    /** {@link #termShares}: the query's IDFs on the first call, then each chunk's terms against them. */
+    private final class TermShares implements ToDoubleFunction<String> {
+        private final List<String> queryTerms;
+        private final String project;
+        private final java.util.function.Predicate<String> readable;
+        private Map<String, Double> idf;
+        private double total;
+
+        TermShares(List<String> queryTerms, String project, java.util.function.Predicate<String> readable) {
+            this.queryTerms = queryTerms;
+            this.project = project;
+            this.readable = readable;
+        }
+
+        @Override
+        public double applyAsDouble(String chunkId) {
+            return read(() -> {
+                if (idf == null) {
+                    readIdf();
+                }
+                int slot = index.table().slotOf(chunkId);
+                if (slot < 0 || total <= 0) {
+                    return 0.0;
+                }
+                double held = 0;
+                for (String t : index.table().terms(slot).terms()) {
+                    held += idf.getOrDefault(t, 0.0);
+                }
+                return held / total;
+            });
+        }
+
+        private void readIdf() {
+            int bucket = index.bucketOf(project);
+            HiddenChunks.Hidden h = readable == null ? HiddenChunks.Hidden.NONE : hidden.of(index, bucket, readable);
+            idf = new HashMap<>();
+            queryTerms.stream().filter(t -> t != null && !t.isBlank()).distinct()
+                    .forEach(t -> idf.put(t, index.idf(index.entry(t), bucket, h.slots(), h.inBuckets())));
+            total = idf.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
     }
 
     /** Restricted callers' hidden-chunk sets served from the cache and built since start, kept now, their slots. */
