@@ -65,9 +65,13 @@ public class FusionAggregationStrategy implements AggregationStrategy {
             return;
         }
         Exchange target = exchange != null ? exchange : input;
-        FusedQuery fused = fusion.fuse(planned, answersOf(target),
-                routes.wired(input.getContext(), ExchangeHelper.getRouteId(input)));
-        target.getMessage().setBody(fused);
+        try {
+            target.getMessage().setBody(fusion.fuse(planned, answersOf(target),
+                    routes.wired(input.getContext(), ExchangeHelper.getRouteId(input))));
+        } catch (RuntimeException e) {
+            // thrown out of here it never reaches the multicast's callback: the query would wait forever
+            target.setException(e);
+        }
     }
 
     private static BranchAnswers answersOf(Exchange exchange) {

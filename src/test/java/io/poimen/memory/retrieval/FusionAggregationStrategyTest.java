@@ -176,4 +176,39 @@ class FusionAggregationStrategyTest {
         assertThat(fused.fused()).isEmpty();
         assertThat(fused.candidates()).isZero();
     }
+
+    /**
+     * An exception from the fusion inside a real multicast (parallel, synchronous, with a timeout, as the shipped
+     * route): thrown out of onCompletion it never reached Camel's callback and the query never answered, holding
+     * the caller's thread; now it is the exchange's failure, which the route turns into its JSON error.
+     */
+    @Test
+    void aFusionThatFailsFailsTheQueryInsteadOfLeavingItUnanswered() throws Exception {
+        QueryFusion broken = new QueryFusion(new RetrievalMetrics(new SimpleMeterRegistry())) {
+            @Override
+            public FusedQuery fuse(PlannedQuery q, BranchAnswers answers, List<RouteBranches.Wired> wired) {
+                throw new IllegalStateException("fusion failed");
+            }
+        };
+        try (CamelContext own = new DefaultCamelContext()) {
+            own.addRoutes(new org.apache.camel.builder.RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:fused").routeId("fused-query")
+                            .multicast(new FusionAggregationStrategy(broken, new RouteBranches()))
+                            .parallelProcessing().synchronous().timeout(30_000)
+                            .to("direct:lexical-answer").end();
+                    from("direct:lexical-answer").setBody(e -> ok(Branch.LEXICAL, "a#0"));
+                }
+            });
+            own.start();
+            Exchange in = new DefaultExchange(own);
+            in.setProperty(PlannedQuery.PROPERTY, planned);
+            in.getMessage().setBody(planned);
+            java.util.concurrent.Future<Exchange> sent = own.createProducerTemplate().asyncSend("direct:fused", in);
+
+            Exchange done = sent.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(done.getException()).isInstanceOf(IllegalStateException.class).hasMessage("fusion failed");
+        }
+    }
 }
