@@ -42,6 +42,12 @@ Families (score(d) = sum over branches b of weight_b * unit_b(d); weights normal
               IDF-weighted, discounted coverage of the top 10 is at least c times BM25's (QueryTermCoverage.java's
               last two columns, --coverage DIR with <model>-<set>.tsv) [c]
 
+  protect     as auto, but when the gate leaves the dense list its weight, its first K hits stay first [K]
+  topk        as auto, but BM25 adds only to chunks in the dense list's top K (where the gate left it its weight)
+              [K, bonus]
+  anchor      as auto, but BM25's unit is n_lex * (eps + (1 - eps) * n_sem^a) where the gate left the dense list
+              its weight: BM25 reorders what the dense list finds plausible [a, eps, bonus]
+
   --coverage DIR is needed for keep; the TSVs come from QueryTermCoverage.java (docs/retrieval.md).
 """
 import argparse
@@ -204,6 +210,20 @@ def score(q, fam, p):
             gates['semantic'] = 1.0
         w = _F.gated(q.branches, gates, {'semantic': q.spread, 'lexical': bonus, 'tfidf': 0.0}, q.counted())
         return weighted_sum(q, w, q.norm)
+    if fam in ('protect', 'topk', 'anchor'):
+        unit = AUTO_UNIT.get(q.model, 'spread')
+        bonus = p.get('bonus', 0.1) * (q.spread if unit == 'spread' else 1.0)
+        w = _F.gated(q.branches, q.gates, {'semantic': q.spread, 'lexical': bonus, 'tfidf': 0.0}, q.counted())
+        units = dict(q.norm)
+        dense = 'semantic' in q.counted() and q.gates.get('semantic', 1.0) >= 1.0
+        if fam == 'topk' and dense:
+            units['lexical'] = np.where(q.rank['semantic'] <= p['K'], q.norm['lexical'], 0.0)
+        if fam == 'anchor' and dense:
+            units['lexical'] = q.norm['lexical'] * (p['eps'] + (1 - p['eps']) * q.norm['semantic'] ** p['a'])
+        fused = weighted_sum(q, w, units)
+        if fam == 'protect' and dense:
+            return np.where(q.rank['semantic'] <= p['K'], 10 - q.rank['semantic'], fused)
+        return fused
     if fam == 'floor':
         w = shipped_weights(q)
         if 'semantic' in q.counted() and q.qpp('semantic') >= p['Q'] and w['semantic'] < p['F']:
@@ -262,6 +282,12 @@ def grid(fam):
         return [{'c': x} for x in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1e9]]
     if fam.startswith('spare'):
         return [{'Q': x} for x in [0, 1, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7, 8, 10, 12, 15, 1e9]]
+    if fam == 'protect':
+        return [{'K': k} for k in [1, 2, 3]]
+    if fam == 'topk':
+        return [{'K': k, 'bonus': b} for k in [5, 10, 20, 30, 50, 100] for b in [0.1, 0.2, 0.3]]
+    if fam == 'anchor':
+        return [{'a': a, 'eps': e, 'bonus': b} for a in [0.5, 1, 2, 4] for e in [0, 0.25, 0.5] for b in [0.1, 0.2, 0.3]]
     if fam == 'floor':
         return [{'Q': a, 'F': f} for a in [0, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8] for f in [0.5, 0.7, 0.8, 0.9, 0.95, 1.0]]
     raise ValueError(fam)
