@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@code poimen.cluster.renew}; a leader that dies stops renewing and another replica takes over once the lease
  * ({@code poimen.cluster.lease}) has run out. A leader that cannot renew steps down two renew periods before its
  * lease can run out, so two replicas never lead at once while their clocks run at the same rate; a replica that
- * stops releases the lease at once.
+ * stops releases the lease at once. A watch beside the renewals tells the listeners (camel-master's consumers)
+ * when the last renewal grows that old even while the renewal itself hangs (a database that does not answer:
+ * PostgreSQL waits for a row lock without end), so the consumers stop before another replica can take over.
  */
 public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLeaseClusterService.LeaseView> {
     private static final Logger log = LoggerFactory.getLogger(JdbcLeaseClusterService.class);
@@ -46,6 +48,8 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
         private volatile boolean leader;
         private volatile String leaderId;
         private volatile long renewedNanos;
+        private final Object events = new Object();
+        private boolean toldStale;
         private ScheduledExecutorService timer;
 
         LeaseView(String namespace) {
@@ -84,13 +88,26 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
                 return;
             }
             tick();
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            timer = Executors.newScheduledThreadPool(2, r -> {
                 Thread t = new Thread(r, "cluster-lease-" + getNamespace());
                 t.setDaemon(true);
                 return t;
             });
             long period = settings.renew().toMillis();
             timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+            timer.scheduleWithFixedDelay(this::watchStale, period, Math.max(1, period / 4), TimeUnit.MILLISECONDS);
+        }
+
+        /** Tells the listeners once when the local member stops leading because its renewal is late. */
+        private void watchStale() {
+            synchronized (events) {
+                if (leader && !fresh() && !toldStale) {
+                    toldStale = true;
+                    log.warn("{}: the {} lease was last renewed too long ago; not leading until it is renewed",
+                            settings.nodeId(), getNamespace());
+                    fireLeadershipChangedEvent(getLeader().orElse(null));
+                }
+            }
         }
 
         @Override
@@ -139,20 +156,26 @@ public class JdbcLeaseClusterService extends AbstractCamelClusterService<JdbcLea
 
         /**
          * Records the outcome of a lease attempt and tells the listeners when what they see changed: the leader,
-         * or whether the local member leads ({@code wasLeading}: as it did before the attempt). A renewal after the last one had grown stale makes the local member
-         * lead again although it held the row all along: a listener that asked while it was stale (a master:
-         * consumer starting then) learns it only from this event, or its consumer never starts.
+         * or whether the local member leads ({@code wasLeading}: as it did before the attempt). A renewal after the
+         * last one had grown stale makes the local member lead again although it held the row all along: a listener
+         * that asked while it was stale (a master: consumer starting then) or was told so by {@link #watchStale}
+         * learns it only from this event, or its consumer never starts again.
          */
         private void update(boolean nowLeader, String currentLeader, boolean wasLeading) {
-            boolean roleChanged = nowLeader != leader;
-            boolean leaderChanged = !Objects.equals(currentLeader, leaderId);
-            leader = nowLeader;
-            leaderId = currentLeader;
-            if (roleChanged) {
-                log.info("{} {} the {} lease", settings.nodeId(), nowLeader ? "holds" : "no longer holds", getNamespace());
-            }
-            if (leaderChanged || local.isLeader() != wasLeading) {
-                fireLeadershipChangedEvent(getLeader().orElse(null));
+            synchronized (events) {
+                boolean roleChanged = nowLeader != leader;
+                boolean leaderChanged = !Objects.equals(currentLeader, leaderId);
+                leader = nowLeader;
+                leaderId = currentLeader;
+                boolean wasToldStale = toldStale;
+                toldStale = false;
+                if (roleChanged) {
+                    log.info("{} {} the {} lease", settings.nodeId(), nowLeader ? "holds" : "no longer holds",
+                            getNamespace());
+                }
+                if (leaderChanged || local.isLeader() != wasLeading || (wasToldStale && local.isLeader())) {
+                    fireLeadershipChangedEvent(getLeader().orElse(null));
+                }
             }
         }
 

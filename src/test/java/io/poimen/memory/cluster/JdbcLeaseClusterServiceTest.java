@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.poimen.memory.config.ClusterProperties;
 import io.poimen.memory.testsupport.TestPostgres;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -150,5 +152,35 @@ class JdbcLeaseClusterServiceTest {
         jdbc.update("update cluster_leases set holder = 'b', expires_at = localtimestamp + interval '1' minute");
         await().atMost(Duration.ofSeconds(2)).until(() -> !view.getLocalMember().isLeader());
         assertThat(view.getLeader()).map(m -> m.getId()).contains("b");
+    }
+
+    /**
+     * A renewal that hangs (here another session holds the lease row's lock, and PostgreSQL waits for it without
+     * end; in production a database that stops answering) does not leave the master: routes running while another
+     * replica may take the lease: they stop once the last renewal is too old, and start again when one goes through.
+     */
+    @Test
+    void aLeaderWhoseRenewalHangsStopsItsMasterRoutesUntilARenewalGoesThrough() throws Exception {
+        JdbcLeaseClusterService service = service("a");
+        AtomicInteger fired = new AtomicInteger();
+        a = notStartedWithMasterTimer(service, fired);
+        a.start();
+        CamelClusterView view = service.getView("ns");
+        await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > 0);
+
+        try (Connection lock = DB.getConnection(); Statement st = lock.createStatement()) {
+            lock.setAutoCommit(false);
+            st.executeQuery("select holder from cluster_leases where namespace = 'ns' for update").close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !view.getLocalMember().isLeader());
+            await("the master timer (every 50 ms) stopped").atMost(Duration.ofSeconds(20)).until(() -> {
+                int before = fired.get();
+                Thread.sleep(600);
+                return fired.get() == before;
+            });
+            lock.rollback();
+        }
+        int stopped = fired.get();
+        await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > stopped);
+        assertThat(view.getLocalMember().isLeader()).isTrue();
     }
 }
