@@ -3,6 +3,8 @@ package io.poimen.memory.testsupport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -14,6 +16,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
 public final class Browsers {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /**
+     * Where the browser tests save their screenshots: {@code target/screenshots}, so that a test run leaves the
+     * working tree as it was; {@code -Dpoimen.screenshots=docs/screenshots} refreshes the committed ones.
+     */
+    public static final Path SCREENSHOTS = Path.of(System.getProperty("poimen.screenshots", "target/screenshots"));
 
     private Browsers() {
     }
@@ -33,5 +40,12 @@ public final class Browsers {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
         return new ChromeDriver(service, options);
+    }
+
+    /** Saves what {@code browser} shows as {@code name} under {@link #SCREENSHOTS}. */
+    public static void screenshot(ChromeDriver browser, String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOTS.resolve(name),
+                StandardCopyOption.REPLACE_EXISTING);
     }
 }

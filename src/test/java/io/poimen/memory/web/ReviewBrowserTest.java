@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.poimen.memory.grc.LocalReviewTestSupport;
 import io.poimen.memory.testsupport.Browsers;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -21,9 +19,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -34,12 +30,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * host, no auth on loopback: the hub reviews, and its local operator may approve their own drafts): edit a section
  * from its heading, see the diff before submitting, submit, open the review screen, approve, and find the new text
  * by search within 2 s. Also: a rejection with a comment, a draft that became a conflict, a move and a delete, each
- * with its diff on the review screen. Screenshots go to {@code docs/screenshots/}.
+ * with its diff on the review screen. Screenshots go to {@link Browsers#SCREENSHOTS}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReviewBrowserTest extends LocalReviewTestSupport {
-    static final Path SCREENSHOTS = Path.of("docs/screenshots");
     static final String DRAIN = "projects/poimen/runbooks/node-drain.md";
 
     ChromeDriver browser;
@@ -49,7 +44,6 @@ class ReviewBrowserTest extends LocalReviewTestSupport {
     void startBrowser(@TempDir Path profile) throws IOException {
         browser = Browsers.start(profile);
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
@@ -64,8 +58,7 @@ class ReviewBrowserTest extends LocalReviewTestSupport {
     }
 
     void screenshot(String name) throws IOException {
-        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        Browsers.screenshot(browser, name);
     }
 
     WebElement visible(String css) {

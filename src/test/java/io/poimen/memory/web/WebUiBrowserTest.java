@@ -12,7 +12,6 @@ import io.poimen.memory.testsupport.Browsers;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -58,12 +56,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * remote, the pull request from WireMock's Forgejo) and see the PR link, watch an agent event arrive live, see a
  * note's embedded diagram and every other attachment form, and open an SVG with a script on its own (nothing runs);
  * open notes by name (an alias, a memory:// URL, one of an ambiguous name's candidates). Each step saves a
- * screenshot under {@code docs/screenshots/}.
+ * screenshot under {@link Browsers#SCREENSHOTS}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiBrowserTest extends HubWebTestBase {
-    static final Path SCREENSHOTS = Path.of("docs/screenshots");
 
     ChromeDriver browser;
     WebDriverWait wait;
@@ -72,7 +69,6 @@ class WebUiBrowserTest extends HubWebTestBase {
     void startBrowser(@TempDir Path profile) throws IOException {
         browser = Browsers.start(profile);
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
@@ -83,8 +79,7 @@ class WebUiBrowserTest extends HubWebTestBase {
     }
 
     void screenshot(String name) throws IOException {
-        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        Browsers.screenshot(browser, name);
     }
 
     WebElement visible(String css) {
