@@ -60,6 +60,24 @@ class QueryFusionTest {
         assertThat(q.fused()).extracting(c -> c.chunkId()).containsExactly("a#0");
     }
 
+    /** A NaN cosine (a chunk stored with a zero vector) degrades the semantic branch; the others still answer. */
+    @Test
+    void aBranchWithAScoreThatIsNotANumberIsDegradedAndTheOthersAnswer() {
+        BranchResult semantic = BranchResult.ok(Branch.SEMANTIC,
+                List.of(new Hit("a#0", 0.8), new Hit("z#0", Double.NaN)), 3);
+        assertThat(semantic.answered()).isFalse();
+        assertThat(semantic.error()).isEqualTo("score of z#0 is not a finite number: NaN");
+        assertThat(BranchResult.ok(Branch.LEXICAL, List.of(new Hit("b#0", Double.POSITIVE_INFINITY)), 1).answered())
+                .isFalse();
+
+        BranchAnswers answers = BranchAnswers.NONE.with(semantic).with(ok(Branch.LEXICAL, "b#0", "a#0"))
+                .with(ok(Branch.TFIDF, "b#0"));
+        FusedQuery q = fusion.fuse(planned("hybrid", QueryRouter.BUILT_IN), answers,
+                List.of(new Wired(Branch.TFIDF, 0), new Wired(Branch.SEMANTIC, 1), new Wired(Branch.LEXICAL, 2)));
+        assertThat(q.trace().degraded()).containsEntry("semantic", "score of z#0 is not a finite number: NaN");
+        assertThat(q.fused()).extracting(c -> c.chunkId()).containsExactly("b#0", "a#0");
+    }
+
     @Test
     void aBranchThePlanLeavesOutIsNotExpectedEvenIfWired() {
         BranchAnswers answers = BranchAnswers.NONE.with(ok(Branch.TFIDF, "a#0")).with(ok(Branch.LEXICAL, "a#0"));

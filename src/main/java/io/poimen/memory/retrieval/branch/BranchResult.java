@@ -34,7 +34,16 @@ public record BranchResult(Branch branch, List<Hit> hits, double tookMs, String 
         return new BranchResult(branch, hits, tookMs, error, steps);
     }
 
+    /**
+     * A branch's hits; a list holding a score that is not a finite number (a cosine against a zero vector is NaN)
+     * answers as failed, naming the chunk: the query degrades by that branch instead of failing in the fusion.
+     */
     public static BranchResult ok(Branch branch, List<Hit> hits, double tookMs) {
+        for (Hit h : hits == null ? List.<Hit>of() : hits) {
+            if (!Double.isFinite(h.score())) {
+                return failed(branch, "score of " + h.chunkId() + " is not a finite number: " + h.score(), tookMs);
+            }
+        }
         return new BranchResult(branch, hits, tookMs, null);
     }
 
