@@ -10,6 +10,10 @@ import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
 import io.poimen.bench.eval.CorpusTermShares;
 import io.poimen.bench.eval.FusionReplay;
+import io.poimen.bench.eval.JudgedSet;
+import io.poimen.bench.eval.JudgedVault;
+import io.poimen.memory.index.tfidf.TfIdfIndex;
+import io.poimen.memory.vault.Terms;
 import io.poimen.bench.eval.LatencyStats;
 import io.poimen.bench.eval.PairedMargin;
 import java.nio.file.Path;
@@ -22,8 +26,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code bench beir --dataset DIR [--dataset DIR2 ...]}: nDCG@10, Recall@100, MRR@10 and latencies per method and
- * set (a fresh hub per set), then per set each branch, the default hybrid and its margin over the best branch,
+ * {@code bench beir --dataset DIR [--dataset DIR2 ...] [--judged VAULT=QUESTIONS ...]}: nDCG@10, Recall@100, MRR@10
+ * and latencies per method and set (a fresh hub per set; a judged vault is judged per section, {@link JudgedVault}), then per set each branch, the default hybrid and its margin over the best branch,
  * and with two or more sets the adaptive fusion fitted leave-one-set-out on their branch lists (as
  * {@code bench replay}: each set scored with the point chosen on the others).
  */
@@ -32,9 +36,13 @@ import picocli.CommandLine.Unmatched;
 public class BenchBeirCommand implements Callable<Integer> {
     private static final List<String> BRANCHES = List.of("tfidf", "lexical", "semantic");
 
-    @Option(names = "--dataset", required = true,
+    @Option(names = "--dataset",
             description = "BEIR folder with corpus.jsonl, queries.jsonl, qrels/test.tsv (repeat for several sets)")
-    List<Path> datasets;
+    List<Path> datasets = new ArrayList<>();
+
+    @Option(names = "--judged", description = "a vault and its questions judged per section, VAULT=QUESTIONS "
+            + "(examples/queries/*.jsonl; repeat for several); its dump holds the hub's term shares")
+    List<String> judged = new ArrayList<>();
 
     @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
     Path policy;
@@ -69,7 +77,27 @@ public class BenchBeirCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        boolean several = datasets.size() > 1;
+        if (datasets.isEmpty() && judged.isEmpty()) {
+            System.err.println("error: give at least one --dataset or --judged");
+            return 2;
+        }
+        List<JudgedVault> vaults = new ArrayList<>();
+        for (String j : judged) {
+            int eq = j.indexOf('=');
+            Path vault = eq < 0 ? null : Path.of(j.substring(0, eq));
+            Path questions = eq < 0 ? null : Path.of(j.substring(eq + 1));
+            if (vault == null || !java.nio.file.Files.isDirectory(vault) || !java.nio.file.Files.isRegularFile(questions)) {
+                System.err.println("error: --judged takes VAULT=QUESTIONS, an existing vault folder and questions file: " + j);
+                return 2;
+            }
+            try {
+                vaults.add(JudgedVault.load(vault, questions));
+            } catch (IllegalArgumentException | java.io.IOException e) {
+                System.err.println("error: " + e.getMessage());
+                return 2;
+            }
+        }
+        boolean several = datasets.size() + vaults.size() > 1;
         boolean fit = several && loso;
         List<Map<String, Object>> reports = new ArrayList<>();
         List<FusionReplay.Dump> dumps = new ArrayList<>();
@@ -84,28 +112,23 @@ public class BenchBeirCommand implements Callable<Integer> {
                 try (BenchContext bench = BenchContext.open(options, 0, BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     BeirDataset set = bench.set;
-                    System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
-                            set.name(), set.corpus().size(), set.judgedQueries().size(), bench.ingest.chunks(),
-                            bench.ingest.seconds(), bench.ingest.chunksPerSecond());
-                    Path dump = dumpBranches == null ? (fit ? scratch.resolve(set.name() + ".json") : null)
-                            : several ? java.nio.file.Files.createDirectories(dumpBranches).resolve(set.name() + ".json")
-                            : dumpBranches;
-                    if (dump != null) {
-                        Map<String, String> docByChunk = new java.util.TreeMap<>();
-                        bench.spring.getBean(io.poimen.memory.index.NoteStore.class).allChunks()
-                                .forEach(c -> docByChunk.put(c.id(), bench.idByPath.getOrDefault(c.path(), c.path())));
-                        new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dump);
-                        System.out.println("written " + dump);
-                        if (fit) { // the leave-one-set-out table replays the dumps, with the keep's term shares
-                            dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
-                        }
+                    JudgedSet judgedSet = JudgedSet.of(set, bench.idByPath);
+                    Path dump = runSet(bench, judgedSet, set.corpus().size(), several, scratch, fit, null, reports);
+                    if (dump != null && fit) { // the leave-one-set-out table replays the dumps, with the keep's shares
+                        dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
                     }
-                    Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer)
-                            .run(set, bench.idByPath, methods, runDir == null ? null
-                                    : several ? runDir.resolve(set.name()) : runDir);
-                    Map<String, Object> report = report(set, results);
-                    print(results, report);
-                    reports.add(report);
+                }
+            }
+            for (JudgedVault set : vaults) {
+                try (BenchContext bench = BenchContext.openVault(set.vault(), policy, springArgs,
+                        BenchContext::startFromEmptyStores)) {
+                    model = bench.spring.getBean(EmbeddingModelChoice.class);
+                    TfIdfIndex tfidf = bench.spring.getBean(TfIdfIndex.class);
+                    Path dump = runSet(bench, set, bench.ingest.notes(), several, scratch, fit,
+                            (text, project) -> tfidf.termShares(Terms.analyze(text), project, null), reports);
+                    if (dump != null && fit) { // the dump holds the hub's own term shares
+                        dumps.add(FusionReplay.load(dump));
+                    }
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -128,6 +151,38 @@ public class BenchBeirCommand implements Callable<Integer> {
             System.out.println("written " + out);
         }
         return 0;
+    }
+
+    /**
+     * One set on its hub: the branch dump (when asked for, or for the fit), every method's figures, the report.
+     *
+     * @param shares the hub's term shares to write into the dump (a judged vault), or null
+     * @return the dump written, or null
+     */
+    private Path runSet(BenchContext bench, JudgedSet set, int docs, boolean several, Path scratch, boolean fit,
+                        java.util.function.BiFunction<String, String, java.util.function.ToDoubleFunction<String>>
+                                shares, List<Map<String, Object>> reports) throws java.io.IOException {
+        System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
+                set.name(), docs, set.judgedQueries().size(), bench.ingest.chunks(), bench.ingest.seconds(),
+                bench.ingest.chunksPerSecond());
+        Path dump = dumpBranches == null ? (fit ? scratch.resolve(set.name() + ".json") : null)
+                : several ? java.nio.file.Files.createDirectories(dumpBranches).resolve(set.name() + ".json")
+                : dumpBranches;
+        if (dump != null) {
+            Map<String, String> docByChunk = new java.util.TreeMap<>();
+            bench.spring.getBean(io.poimen.memory.index.NoteStore.class).allChunks().forEach(c -> {
+                String doc = set.document(c.path(), c.heading());
+                docByChunk.put(c.id(), doc == null ? c.path() : doc);
+            });
+            new BeirBenchmark(bench.producer).dumpBranches(set, docByChunk, dump, shares);
+            System.out.println("written " + dump);
+        }
+        Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer).run(set, methods,
+                runDir == null ? null : several ? runDir.resolve(set.name()) : runDir);
+        Map<String, Object> report = report(set, docs, results);
+        print(results, report);
+        reports.add(report);
+        return dump;
     }
 
     /**
@@ -188,7 +243,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         return ((Number) methods.get(method).get("ndcg@10")).doubleValue();
     }
 
-    static Map<String, Object> report(BeirDataset set, Map<String, BeirBenchmark.MethodResult> results) {
+    static Map<String, Object> report(JudgedSet set, int docs, Map<String, BeirBenchmark.MethodResult> results) {
         Map<String, Object> methods = new LinkedHashMap<>();
         results.forEach((name, r) -> {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -204,7 +259,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         });
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("dataset", set.name());
-        report.put("docs", set.corpus().size());
+        report.put("docs", docs);
         report.put("queries", set.judgedQueries().size());
         report.put("methods", methods);
         BeirBenchmark.MethodResult hybrid = results.getOrDefault("hybrid", results.get("hybrid-weighted"));

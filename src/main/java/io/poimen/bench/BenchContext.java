@@ -68,6 +68,12 @@ final class BenchContext implements AutoCloseable {
 
     /** A hub over an existing vault folder (ingested, not copied), for benchmarks with their own questions. */
     static BenchContext openVault(Path vault, Path policy, List<String> springArgs) throws IOException {
+        return openVault(vault, policy, springArgs, bench -> { });
+    }
+
+    /** As above, with work to do before the ingest ({@link #startFromEmptyStores}). */
+    static BenchContext openVault(Path vault, Path policy, List<String> springArgs, BeforeIngest beforeIngest)
+            throws IOException {
         if (!Files.isDirectory(vault)) {
             throw new IllegalArgumentException("vault folder not found: " + vault);
         }
@@ -77,7 +83,13 @@ final class BenchContext implements AutoCloseable {
         Path work = Files.createTempDirectory("poimen-bench-");
         ConfigurableApplicationContext spring = start(work, policy, springArgs, true, WebApplicationType.NONE);
         BenchContext bench = new BenchContext(null, work, spring, vault, Map.of());
-        bench.ingest = bench.producer.requestBody("direct:ingest", vault, IngestReport.class);
+        try {
+            beforeIngest.run(bench);
+            bench.ingest = bench.producer.requestBody("direct:ingest", vault, IngestReport.class);
+        } catch (IOException | RuntimeException e) {
+            bench.close();
+            throw e;
+        }
         return bench;
     }
 

@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
  * the gentlest gate (it cuts the fewest lists that might be right). A dump holds no text: with
  * {@code --corpus-dir} each set's corpus gives the gate's coverage keep ({@code fusion.adaptive.keep_coverage}) its
- * term shares ({@link CorpusTermShares}, per document); without it the keep is left out. {@code bench beir}'s
+ * term shares ({@link CorpusTermShares}, per document); without it the keep is left out. A judged vault's dump
+ * ({@code bench beir --judged}) holds the hub's own term shares and needs no corpus. {@code bench beir}'s
  * leave-one-set-out table has its sets' corpora.
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
@@ -81,7 +82,7 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     @Option(names = "--corpus-dir", description = "folder holding each dumped set's BEIR folder (<dir>/<set>/"
             + "corpus.jsonl): its text gives the adaptive gate's coverage keep its term shares; without it the keep"
-            + " is left out")
+            + " is left out (a judged vault's dump holds its own)")
     Path corpusDir;
 
     /** One grid point of the adaptive fusion. */
@@ -150,7 +151,7 @@ public class BenchReplayCommand implements Callable<Integer> {
             Path set = corpusDir == null ? null : corpusDir.resolve(dump.name());
             if (set != null && java.nio.file.Files.isRegularFile(set.resolve("corpus.jsonl"))) {
                 dump = dump.withShares(new CorpusTermShares(BeirDataset.load(set).corpus()));
-            } else if (set != null) {
+            } else if (set != null && !dump.queries().stream().allMatch(q -> q.shares() != null)) {
                 System.err.println("error: --corpus-dir: no " + set.resolve("corpus.jsonl") + " for dump " + d);
                 return 2;
             }

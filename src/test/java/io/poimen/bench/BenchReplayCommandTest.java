@@ -96,6 +96,47 @@ class BenchReplayCommandTest {
                 dir.resolve("nowhere").toString())).isEqualTo(2);
     }
 
+    /**
+     * A judged vault's dump ({@code bench beir --judged}) holds each query's term shares as the hub read them, so the
+     * replay scores the coverage keep without a corpus folder, and {@code --corpus-dir} does not ask for one.
+     */
+    @Test
+    void aDumpHoldingItsTermSharesScoresTheKeepWithoutACorpus(@TempDir Path dir) throws Exception {
+        Path covered = dir.resolve("covered.json");
+        Path uncovered = dir.resolve("uncovered.json");
+        Files.writeString(covered, keepDump("covered", 0.9, 0.6));
+        Files.writeString(uncovered, keepDump("uncovered", 0.0, 0.6));
+
+        String kept = replay("--dump", covered.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1",
+                "--corpus-dir", dir.resolve("no-sets-here").toString());
+        String cut = replay("--dump", uncovered.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1");
+        assertThat(last(line(kept, "covered            adaptive"))).isEqualTo(1.0);
+        assertThat(last(line(cut, "uncovered          adaptive"))).isLessThan(0.3);
+    }
+
+    /** The keep set of the test above with dumped shares: {@code own} for the dense list's chunks, {@code bm25} for BM25's. */
+    private static String keepDump(String name, double own, double bm25) {
+        StringBuilder docs = new StringBuilder();
+        StringBuilder semantic = new StringBuilder();
+        StringBuilder lexical = new StringBuilder();
+        StringBuilder tfidf = new StringBuilder();
+        StringBuilder shares = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            String sep = i == 0 ? "" : ", ";
+            docs.append(sep).append("\"r").append(i).append("\": \"r").append(i).append("\", \"w").append(i)
+                    .append("\": \"w").append(i).append("\"");
+            semantic.append(sep).append("[\"r").append(i).append("\", ").append(0.9 - i * 0.05).append("]");
+            lexical.append(sep).append("[\"w").append(i).append("\", ").append(20.0 - i).append("]");
+            tfidf.append(sep).append("[\"w").append(i).append("\", ").append(9.0 - i * 0.5).append("]");
+            shares.append(sep).append("\"r").append(i).append("\": ").append(own).append(", \"w").append(i)
+                    .append("\": ").append(bm25);
+        }
+        return "{\"dataset\": \"" + name + "\", \"doc_by_chunk\": {" + docs + "}, \"qrels\": {\"q\": {\"r0\": 1}},"
+                + " \"queries\": {\"q\": {\"text\": \"why does a pod restart after a crash\", \"project\": \"p\","
+                + " \"branches\": {\"semantic\": [" + semantic + "], \"lexical\": [" + lexical + "], \"tfidf\": ["
+                + tfidf + "]}, \"shares\": {" + shares + "}}}}";
+    }
+
     private static String replay(String... args) {
         PrintStream out = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -13,7 +13,7 @@ import java.util.Set;
 import org.apache.camel.ProducerTemplate;
 
 /**
- * Runs every judged query of a BEIR set through the query route ({@code direct:query}, the route behind
+ * Runs every judged query of a set ({@link JudgedSet}: a BEIR set or a judged vault) through the query route ({@code direct:query}, the route behind
  * {@code POST /memory/query}) once per method, and scores the document rankings.
  */
 public class BeirBenchmark {
@@ -43,14 +43,13 @@ public class BeirBenchmark {
     }
 
     public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
-        return run(set, idByPath, methods, null);
+        return run(JudgedSet.of(set, idByPath), methods, null);
     }
 
     /** As {@link #run}, also writing one TREC run file per method ({@code qid Q0 doc rank score method}). */
-    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods,
-                                         java.nio.file.Path runDir) {
+    public Map<String, MethodResult> run(JudgedSet set, List<String> methods, java.nio.file.Path runDir) {
         Map<String, String> queries = set.judgedQueries();
-        queries.values().stream().limit(5).forEach(q -> query(q, METHODS.get("hybrid"))); // warm-up
+        queries.keySet().stream().limit(5).forEach(q -> query(set, q, METHODS.get("hybrid"))); // warm-up
         Map<String, MethodResult> out = new LinkedHashMap<>();
         for (String method : methods) {
             Map<String, String> fields = METHODS.get(method);
@@ -65,9 +64,9 @@ public class BeirBenchmark {
             StringBuilder runFile = new StringBuilder();
             Map<String, Double> byQuery = new LinkedHashMap<>();
             for (Map.Entry<String, String> q : queries.entrySet()) {
-                JsonNode response = query(q.getValue(), fields);
-                List<String> ranked = documents(response, idByPath);
-                appendRun(runFile, q.getKey(), method, response, idByPath);
+                JsonNode response = query(set, q.getKey(), fields);
+                List<String> ranked = documents(response, set);
+                appendRun(runFile, q.getKey(), method, response, set);
                 Map<String, Integer> qrels = set.qrels().get(q.getKey());
                 double queryNdcg = RankingMetrics.ndcg(ranked, qrels, 10);
                 byQuery.put(q.getKey(), queryNdcg);
@@ -95,11 +94,22 @@ public class BeirBenchmark {
      * variants can be scored offline against the qrels without ingesting the set again.
      */
     public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
+        dumpBranches(JudgedSet.of(set, Map.of()), docByChunk, file, null);
+    }
+
+    /**
+     * As above; with {@code shares} (question text, project → chunk id → its term share, as the hub's gate reads
+     * them) each query also holds the term share of every chunk in its lists, so that a replay scores the gate's
+     * coverage keep without the set's text (a vault has no corpus file).
+     */
+    public void dumpBranches(JudgedSet set, Map<String, String> docByChunk, java.nio.file.Path file,
+                             java.util.function.BiFunction<String, String, java.util.function.ToDoubleFunction<String>>
+                                     shares) {
         Map<String, Object> queriesOut = new LinkedHashMap<>();
         try (BranchAnswerTap tap = BranchAnswerTap.on(producer.getCamelContext())) {
             for (Map.Entry<String, String> q : set.judgedQueries().entrySet()) {
                 Map<String, Object> body = new LinkedHashMap<>(METHODS.get("hybrid"));
-                body.put("project", BeirVault.PROJECT);
+                body.put("project", set.project(q.getKey()));
                 body.put("query", q.getValue());
                 org.apache.camel.Exchange done = producer.send("direct:query", e -> {
                     try {
@@ -109,12 +119,25 @@ public class BeirBenchmark {
                     }
                 });
                 Map<String, Object> branches = new java.util.TreeMap<>();
+                Map<String, Double> shared = new java.util.TreeMap<>();
+                java.util.function.ToDoubleFunction<String> share = shares == null ? null
+                        : shares.apply(q.getValue(), set.project(q.getKey()));
                 for (BranchResult r : tap.take(done.getProperty(PlannedQuery.PROPERTY, PlannedQuery.class))) {
                     List<List<Object>> hits = new ArrayList<>();
                     r.hits().forEach(h -> hits.add(List.of(h.chunkId(), h.score())));
                     branches.put(r.branch().key(), r.answered() ? hits : Map.of("error", r.error()));
+                    if (share != null) {
+                        r.hits().forEach(h -> shared.computeIfAbsent(h.chunkId(), share::applyAsDouble));
+                    }
                 }
-                queriesOut.put(q.getKey(), Map.of("text", q.getValue(), "branches", branches));
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("text", q.getValue());
+                entry.put("project", set.project(q.getKey()));
+                entry.put("branches", branches);
+                if (share != null) {
+                    entry.put("shares", shared);
+                }
+                queriesOut.put(q.getKey(), entry);
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -129,10 +152,10 @@ public class BeirBenchmark {
         }
     }
 
-    private JsonNode query(String text, Map<String, String> fields) {
+    private JsonNode query(JudgedSet set, String queryId, Map<String, String> fields) {
         Map<String, Object> body = new LinkedHashMap<>(fields);
-        body.put("project", BeirVault.PROJECT);
-        body.put("query", text);
+        body.put("project", set.project(queryId));
+        body.put("query", set.judgedQueries().get(queryId));
         body.put("top_k", 100);
         body.put("budget_tokens", 200_000);
         try {
@@ -144,12 +167,11 @@ public class BeirBenchmark {
     }
 
     /** TREC run lines; the score of a single-branch method is the branch's raw score (max over a doc's chunks). */
-    private static void appendRun(StringBuilder out, String qid, String method, JsonNode response,
-                                  Map<String, String> idByPath) {
+    private static void appendRun(StringBuilder out, String qid, String method, JsonNode response, JudgedSet set) {
         Set<String> seen = new LinkedHashSet<>();
         int rank = 0;
         for (JsonNode r : response.path("results")) {
-            String id = idByPath.get(r.path("path").asText());
+            String id = set.document(r.path("path").asText(), r.path("heading").asText());
             if (id == null || !seen.add(id)) {
                 continue;
             }
@@ -174,10 +196,10 @@ public class BeirBenchmark {
     }
 
     /** Document ids in the order their first chunk appears. */
-    static List<String> documents(JsonNode response, Map<String, String> idByPath) {
+    static List<String> documents(JsonNode response, JudgedSet set) {
         Set<String> docs = new LinkedHashSet<>();
         for (JsonNode r : response.path("results")) {
-            String id = idByPath.get(r.path("path").asText());
+            String id = set.document(r.path("path").asText(), r.path("heading").asText());
             if (id != null) {
                 docs.add(id);
             }

@@ -24,8 +24,16 @@ import java.util.Set;
  */
 public final class FusionReplay {
 
-    /** One judged query: its text, what each branch answered, and the judgments. */
-    public record Query(String id, String text, List<BranchResult> branches, Map<String, Integer> qrels) {
+    /**
+     * One judged query: its text, what each branch answered, and the judgments; {@code shares}: the term share of
+     * each chunk in its lists as the hub read it when the dump was written (a judged vault's dump), else null.
+     */
+    public record Query(String id, String text, List<BranchResult> branches, Map<String, Integer> qrels,
+                        Map<String, Double> shares) {
+        public Query(String id, String text, List<BranchResult> branches, Map<String, Integer> qrels) {
+            this(id, text, branches, qrels, null);
+        }
+
         /** A query whose text is not known (the script rule reads it as no letters: every model reads it). */
         public Query(String id, List<BranchResult> branches, Map<String, Integer> qrels) {
             this(id, "", branches, qrels);
@@ -46,9 +54,16 @@ public final class FusionReplay {
             return new Dump(name, docByChunk, queries, corpusShares);
         }
 
-        /** The term shares of query {@code q}'s text, or null without a corpus. */
+        /**
+         * The term shares of query {@code q}'s text: from the corpus when given, else the dumped ones (a chunk not
+         * in them, such as one a noise variant put in a list, counts 0), else null: the keep is left out.
+         */
         public java.util.function.ToDoubleFunction<String> sharesFor(Query q) {
-            return shares == null ? null : shares.forQuery(q.text(), docByChunk);
+            if (shares != null) {
+                return shares.forQuery(q.text(), docByChunk);
+            }
+            Map<String, Double> dumped = q.shares();
+            return dumped == null ? null : chunk -> dumped.getOrDefault(chunk, 0.0);
         }
     }
 
@@ -75,8 +90,14 @@ public final class FusionReplay {
                     branches.add(BranchResult.ok(branch, hits, 0));
                 }
             });
+            Map<String, Double> shares = null;
+            if (q.getValue().path("shares").isObject()) {
+                Map<String, Double> read = new HashMap<>();
+                q.getValue().path("shares").fields().forEachRemaining(e -> read.put(e.getKey(), e.getValue().asDouble()));
+                shares = read;
+            }
             if (!qrels.isEmpty()) {
-                queries.add(new Query(q.getKey(), q.getValue().path("text").asText(""), branches, qrels));
+                queries.add(new Query(q.getKey(), q.getValue().path("text").asText(""), branches, qrels, shares));
             }
         });
         return new Dump(root.path("dataset").asText(file.getFileName().toString()), docs, queries);
@@ -115,7 +136,7 @@ public final class FusionReplay {
                 for (BranchResult r : q.branches()) {
                     branches.add(r.branch() == Branch.SEMANTIC && r.answered() ? noise(r, corpus, seed) : r);
                 }
-                out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, q.text(), branches, q.qrels()));
+                out.add(new Query(d == 0 ? q.id() : q.id() + "#" + d, q.text(), branches, q.qrels(), q.shares()));
             }
         }
         return new Dump(dump.name() + "~noise", dump.docByChunk(), out, dump.shares());
@@ -153,7 +174,7 @@ public final class FusionReplay {
                 if (java.util.Collections.disjoint(relevant, relevant(other))
                         && !mentions(dump, other, relevant)) {
                     out.add(new Query(qs.get(i).id(), qs.get(i).text(), borrowLexical(qs.get(i), other),
-                            qs.get(i).qrels()));
+                            qs.get(i).qrels(), qs.get(i).shares()));
                     break;
                 }
             }
