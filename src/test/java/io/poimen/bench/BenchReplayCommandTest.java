@@ -61,26 +61,14 @@ class BenchReplayCommandTest {
      */
     @Test
     void withTheSetsCorpusTheReplayScoresTheGatesCoverageKeep(@TempDir Path dir) throws Exception {
-        StringBuilder docs = new StringBuilder();
         StringBuilder corpus = new StringBuilder();
-        StringBuilder semantic = new StringBuilder();
-        StringBuilder lexical = new StringBuilder();
-        StringBuilder tfidf = new StringBuilder();
         for (int i = 0; i < 10; i++) {
-            String sep = i == 0 ? "" : ", ";
-            docs.append(sep).append("\"r").append(i).append("\": \"r").append(i).append("\", \"w").append(i)
-                    .append("\": \"w").append(i).append("\"");
             corpus.append("{\"_id\": \"r").append(i).append("\", \"text\": \"why a pod restarts after a crash\"}\n");
             corpus.append("{\"_id\": \"w").append(i).append("\", \"text\": \"pod crash restart loop\"}\n");
             corpus.append("{\"_id\": \"n").append(i).append("\", \"text\": \"release notes ").append(i).append("\"}\n");
-            semantic.append(sep).append("[\"r").append(i).append("\", ").append(0.9 - i * 0.05).append("]");
-            lexical.append(sep).append("[\"w").append(i).append("\", ").append(20.0 - i).append("]");
-            tfidf.append(sep).append("[\"w").append(i).append("\", ").append(9.0 - i * 0.5).append("]");
         }
         Path dump = dir.resolve("keepset.json");
-        Files.writeString(dump, "{\"dataset\": \"keepset\", \"doc_by_chunk\": {" + docs + "}, \"qrels\": {\"q\": {\"r0\": 1}},"
-                + " \"queries\": {\"q\": {\"text\": \"why does a pod restart after a crash\", \"branches\": {"
-                + "\"semantic\": [" + semantic + "], \"lexical\": [" + lexical + "], \"tfidf\": [" + tfidf + "]}}}}");
+        Files.writeString(dump, keepDump("keepset", null, null));
         Files.createDirectories(dir.resolve("sets/keepset/qrels"));
         Files.writeString(dir.resolve("sets/keepset/corpus.jsonl"), corpus);
         Files.writeString(dir.resolve("sets/keepset/queries.jsonl"), "");
@@ -114,8 +102,11 @@ class BenchReplayCommandTest {
         assertThat(last(line(cut, "uncovered          adaptive"))).isLessThan(0.3);
     }
 
-    /** The keep set of the test above with dumped shares: {@code own} for the dense list's chunks, {@code bm25} for BM25's. */
-    private static String keepDump(String name, double own, double bm25) {
+    /**
+     * The keep set: the dense list r0..r9 holds the answer r0, BM25 and TF-IDF agree on w0..w9; with dumped shares
+     * {@code own} for the dense list's chunks and {@code bm25} for the others (null: no shares in the dump).
+     */
+    private static String keepDump(String name, Double own, Double bm25) {
         StringBuilder docs = new StringBuilder();
         StringBuilder semantic = new StringBuilder();
         StringBuilder lexical = new StringBuilder();
@@ -134,7 +125,7 @@ class BenchReplayCommandTest {
         return "{\"dataset\": \"" + name + "\", \"doc_by_chunk\": {" + docs + "}, \"qrels\": {\"q\": {\"r0\": 1}},"
                 + " \"queries\": {\"q\": {\"text\": \"why does a pod restart after a crash\", \"project\": \"p\","
                 + " \"branches\": {\"semantic\": [" + semantic + "], \"lexical\": [" + lexical + "], \"tfidf\": ["
-                + tfidf + "]}, \"shares\": {" + shares + "}}}}";
+                + tfidf + "]}" + (own == null ? "" : ", \"shares\": {" + shares + "}") + "}}}";
     }
 
     private static String replay(String... args) {
