@@ -27,9 +27,10 @@ import picocli.CommandLine.Unmatched;
 
 /**
  * {@code bench beir --dataset DIR [--dataset DIR2 ...] [--judged VAULT=QUESTIONS ...]}: nDCG@10, Recall@100, MRR@10
- * and latencies per method and set (a fresh hub per set; a judged vault is judged per section, {@link JudgedVault}), then per set each branch, the default hybrid and its margin over the best branch,
- * and with two or more sets the adaptive fusion fitted leave-one-set-out on their branch lists (as
- * {@code bench replay}: each set scored with the point chosen on the others).
+ * and latencies per method and set (a fresh hub per set; a judged vault is judged per section, {@link JudgedVault}),
+ * then per set each branch, the default hybrid and its margin over the best branch, and with two or more sets the
+ * adaptive fusion fitted leave-one-set-out on their branch lists (as {@code bench replay}: each set scored with the
+ * point chosen on the others).
  */
 @Command(name = "beir", description = "Run BEIR-format sets through the query route; with several, also the "
         + "leave-one-set-out fit.")
@@ -86,8 +87,10 @@ public class BenchBeirCommand implements Callable<Integer> {
             int eq = j.indexOf('=');
             Path vault = eq < 0 ? null : Path.of(j.substring(0, eq));
             Path questions = eq < 0 ? null : Path.of(j.substring(eq + 1));
-            if (vault == null || !java.nio.file.Files.isDirectory(vault) || !java.nio.file.Files.isRegularFile(questions)) {
-                System.err.println("error: --judged takes VAULT=QUESTIONS, an existing vault folder and questions file: " + j);
+            if (vault == null || !java.nio.file.Files.isDirectory(vault)
+                    || !java.nio.file.Files.isRegularFile(questions)) {
+                System.err.println("error: --judged takes VAULT=QUESTIONS, an existing vault folder and questions "
+                        + "file: " + j);
                 return 2;
             }
             try {

@@ -13,8 +13,9 @@ import java.util.Set;
 import org.apache.camel.ProducerTemplate;
 
 /**
- * Runs every judged query of a set ({@link JudgedSet}: a BEIR set or a judged vault) through the query route ({@code direct:query}, the route behind
- * {@code POST /memory/query}) once per method, and scores the document rankings.
+ * Runs every judged query of a set ({@link JudgedSet}: a BEIR set or a judged vault) through the query route
+ * ({@code direct:query}, the route behind {@code POST /memory/query}) once per method, and scores the document
+ * rankings.
  */
 public class BeirBenchmark {
     /** Method name → request fields. */
