@@ -13,7 +13,7 @@ import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.JudgedSet;
 import io.poimen.bench.eval.JudgedVault;
 import io.poimen.memory.index.tfidf.TfIdfIndex;
-import io.poimen.memory.vault.Terms;
+import io.poimen.memory.retrieval.query.QueryNormalizer;
 import io.poimen.bench.eval.LatencyStats;
 import io.poimen.bench.eval.PairedMargin;
 import java.nio.file.Path;
@@ -127,8 +127,10 @@ public class BenchBeirCommand implements Callable<Integer> {
                         BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     TfIdfIndex tfidf = bench.spring.getBean(TfIdfIndex.class);
+                    QueryNormalizer normalizer = new QueryNormalizer(); // the query terms the hub's fusion reads
                     Path dump = runSet(bench, set, bench.ingest.notes(), several, scratch, fit,
-                            (text, project) -> tfidf.termShares(Terms.analyze(text), project, null), reports);
+                            (text, project) -> tfidf.termShares(normalizer.normalize(text).terms(), project, null),
+                            reports);
                     if (dump != null && fit) { // the dump holds the hub's own term shares
                         dumps.add(FusionReplay.load(dump));
                     }

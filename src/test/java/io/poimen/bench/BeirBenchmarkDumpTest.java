@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.bench.eval.BeirBenchmark;
+import io.poimen.bench.eval.JudgedSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,8 @@ class BeirBenchmarkDumpTest {
         Path dump = dir.resolve("dump.json");
 
         try (BenchContext bench = BenchContext.open(options)) {
-            new BeirBenchmark(bench.producer).dumpBranches(bench.set, Map.of(), dump);
+            new BeirBenchmark(bench.producer).dumpBranches(JudgedSet.of(bench.set, bench.idByPath), Map.of(), dump,
+                    null);
 
             JsonNode queries = new ObjectMapper().readTree(dump.toFile()).path("queries");
             assertThat(queries.size()).isEqualTo(2);

@@ -43,11 +43,10 @@ public class BeirBenchmark {
                                Map<String, LatencyStats> branches, Map<String, Double> ndcgByQuery) {
     }
 
-    public Map<String, MethodResult> run(BeirDataset set, Map<String, String> idByPath, List<String> methods) {
-        return run(JudgedSet.of(set, idByPath), methods, null);
-    }
-
-    /** As {@link #run}, also writing one TREC run file per method ({@code qid Q0 doc rank score method}). */
+    /**
+     * Every method's figures; with {@code runDir}, also one TREC run file per method
+     * ({@code qid Q0 doc rank score method}).
+     */
     public Map<String, MethodResult> run(JudgedSet set, List<String> methods, java.nio.file.Path runDir) {
         Map<String, String> queries = set.judgedQueries();
         queries.keySet().stream().limit(5).forEach(q -> query(set, q, METHODS.get("hybrid"))); // warm-up
@@ -92,15 +91,9 @@ public class BeirBenchmark {
     /**
      * Runs every judged query once as a hybrid query and writes what each branch answered (chunk ids and raw
      * scores in the branch's order, the lists the fusion sees) with each chunk's document, so that fusion
-     * variants can be scored offline against the qrels without ingesting the set again.
-     */
-    public void dumpBranches(BeirDataset set, Map<String, String> docByChunk, java.nio.file.Path file) {
-        dumpBranches(JudgedSet.of(set, Map.of()), docByChunk, file, null);
-    }
-
-    /**
-     * As above; with {@code shares} (question text, project → chunk id → its term share, as the hub's gate reads
-     * them) each query also holds the term share of every chunk in its lists, so that a replay scores the gate's
+     * variants can be scored offline against the qrels without ingesting the set again. With {@code shares}
+     * (question text, project → chunk id → its term share, as the hub's gate reads them; null: none) each query
+     * also holds the term share of every chunk in its lists, so that a replay scores the gate's
      * coverage keep without the set's text (a vault has no corpus file).
      */
     public void dumpBranches(JudgedSet set, Map<String, String> docByChunk, java.nio.file.Path file,
