@@ -167,11 +167,16 @@ class JdbcLeaseClusterServiceTest {
         a.start();
         CamelClusterView view = service.getView("ns");
         await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > 0);
+        List<Boolean> toldLocalLeads = new CopyOnWriteArrayList<>();
+        view.addEventListener((org.apache.camel.cluster.CamelClusterEventListener.Leadership) (v, leader) ->
+                toldLocalLeads.add(leader != null && leader.isLocal()));
 
         try (Connection lock = DB.getConnection(); Statement st = lock.createStatement()) {
             lock.setAutoCommit(false);
             st.executeQuery("select holder from cluster_leases where namespace = 'ns' for update").close();
             await().atMost(Duration.ofSeconds(10)).until(() -> !view.getLocalMember().isLeader());
+            // the hung renewal has not returned: only the watch can have told the listeners
+            await().atMost(Duration.ofSeconds(10)).until(() -> toldLocalLeads.contains(false));
             await("the master timer (every 50 ms) stopped").atMost(Duration.ofSeconds(20)).until(() -> {
                 int before = fired.get();
                 Thread.sleep(600);
@@ -182,5 +187,6 @@ class JdbcLeaseClusterServiceTest {
         int stopped = fired.get();
         await().atMost(Duration.ofSeconds(20)).until(() -> fired.get() > stopped);
         assertThat(view.getLocalMember().isLeader()).isTrue();
+        assertThat(toldLocalLeads.get(toldLocalLeads.size() - 1)).as("the last event: the local member leads").isTrue();
     }
 }
