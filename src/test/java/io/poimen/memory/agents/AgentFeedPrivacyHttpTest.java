@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JOSEObjectType;
 import io.poimen.memory.testsupport.AgentStreamClient;
+import io.poimen.memory.testsupport.ExampleVault;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -67,7 +68,7 @@ class AgentFeedPrivacyHttpTest {
             issuerStarted = true;
         }
         FileSystemUtils.deleteRecursively(VAULT);
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         Path secops = Files.createDirectories(VAULT.resolve("projects/poimen/secops"));
         Files.writeString(secops.resolve("_access.yaml"), "access_level: private\nowner_group: secops\n");
         Files.writeString(VAULT.resolve(BREAK_GLASS), "# Break glass\n\nThe break glass root credential of the "

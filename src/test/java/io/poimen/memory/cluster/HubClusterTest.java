@@ -20,6 +20,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.grc.WebhookSignature;
 import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.TestKeycloak;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
@@ -61,7 +62,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Three hub processes on the production profile (OIDC through Keycloak) sharing one PostgreSQL + pgvector database
@@ -646,7 +646,7 @@ class HubClusterTest {
 
     private static void seedRemote() throws Exception {
         Path seed = ROOT.resolve("seed");
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), seed);
+        ExampleVault.copyTo(seed);
         Git.init().setBare(true).setInitialBranch("main").setDirectory(ROOT.resolve("remote.git").toFile()).call().close();
         try (Git git = Git.init().setInitialBranch("main").setDirectory(seed.toFile()).call()) {
             git.add().addFilepattern(".").call();

@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.poimen.memory.index.ingest.CountingModelConfig;
 import io.poimen.memory.security.policy.Caller;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.TestIssuer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,6 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * One hub for the GRC and sync tests: OIDC on, against the test issuer, every request of the test's client signed
@@ -203,7 +203,7 @@ public abstract class GrcTestSupport {
     private static void seedRemote(Path root) throws Exception {
         Path seed = root.resolve("seed");
         Path remote = root.resolve("remote.git");
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), seed);
+        ExampleVault.copyTo(seed);
         Git.init().setBare(true).setInitialBranch("main").setDirectory(remote.toFile()).call().close();
         try (Git git = Git.init().setInitialBranch("main").setDirectory(seed.toFile()).call()) {
             git.add().addFilepattern(".").call();

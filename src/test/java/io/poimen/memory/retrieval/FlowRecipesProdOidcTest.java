@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.TestIssuer;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
@@ -34,7 +35,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Two recipes of docs/changing-flows.md (drop a branch, change the fusion) on the production shape: the {@code prod}
@@ -64,7 +64,7 @@ class FlowRecipesProdOidcTest {
     @DynamicPropertySource
     static void productionStack(DynamicPropertyRegistry registry) throws Exception {
         String db = TestPostgres.freshDatabaseUrl("flow_prod");
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         Files.writeString(VAULT.resolve(PLANTED_PATH), "# Planted secret\n\n## Planted\n\nThe pod CrashLoopBackOff "
                 + "secret is " + PLANTED_TEXT + " for crashing pods.\n");
         registry.add("spring.datasource.url", () -> db);

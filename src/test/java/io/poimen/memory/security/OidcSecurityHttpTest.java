@@ -15,6 +15,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
+import io.poimen.memory.testsupport.ExampleVault;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -70,7 +71,7 @@ class OidcSecurityHttpTest {
     static void issuerAndVault(DynamicPropertyRegistry registry) throws IOException {
         OAUTH.start();
         FileSystemUtils.deleteRecursively(VAULT);
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         Path outside = Files.createDirectories(Path.of("target/it-security/outside"));
         Files.writeString(outside.resolve("secret.md"), "# outside the vault\n");
         Files.createSymbolicLink(VAULT.resolve("projects/poimen/escape"), outside.toAbsolutePath());

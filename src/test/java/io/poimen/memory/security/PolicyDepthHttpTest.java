@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JOSEObjectType;
+import io.poimen.memory.testsupport.ExampleVault;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -90,7 +91,7 @@ class PolicyDepthHttpTest {
             issuerStarted = true;
         }
         FileSystemUtils.deleteRecursively(VAULT);
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         PersonIdent author = new PersonIdent("Depth", "depth@example.org");
         try (Git git = Git.init().setInitialBranch("main").setDirectory(VAULT.toFile()).call()) {
             git.add().addFilepattern(".").call();

@@ -8,6 +8,7 @@ import com.nimbusds.jose.JOSEObjectType;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.ExampleVault;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,7 +57,7 @@ class RootNotePathsOidcTest {
     @DynamicPropertySource
     static void issuerVaultAndPolicies(DynamicPropertyRegistry registry) throws IOException {
         OAUTH.start();
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         Path policies = ROOT.resolve("policies");
         FileSystemUtils.copyRecursively(Path.of("policies"), policies);
         assertThat(Files.readString(policies.resolve("default.yaml"))).contains("\noutside_default: deny\n");

@@ -17,7 +17,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * The hub in oidc mode on a random port, against a real issuer (mock-oauth2-server), serving a copy of the example
@@ -58,7 +57,7 @@ public abstract class OidcHubTestBase {
             }
         }
         if (!Files.exists(VAULT)) {
-            FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+            ExampleVault.copyTo(VAULT);
             Files.writeString(VAULT.resolve(PLANTED_PATH), "---\naliases: [" + PLANTED_ALIAS + "]\n---\n"
                     + "# Planted secret\n\n## " + PLANTED_HEADING
                     + "\n\nThe GPU node runbook secret is " + PLANTED_TEXT + " for gpu node drains.\n");

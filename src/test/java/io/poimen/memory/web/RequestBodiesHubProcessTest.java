@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.memory.cluster.HubProcess;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.HugeBodies;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * The security test's request (item 1) against a hub in its own JVM with a 768 MB heap: an unsigned
@@ -39,7 +39,7 @@ class RequestBodiesHubProcessTest {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("poimen.data.dir", DIR.resolve("data").toString());
         // a copy: the hub makes a vault folder that is no git working copy one, and examples/ is the source tree
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), DIR.resolve("vault"));
+        ExampleVault.copyTo(DIR.resolve("vault"));
         p.put("poimen.vault.path", DIR.resolve("vault").toString());
         p.put("poimen.vault.ingest-on-startup", "false");
         p.put("poimen.routes-dir", Path.of("routes").toAbsolutePath().toString());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.poimen.memory.mcp.McpClients;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.GitCommits;
 import io.poimen.memory.testsupport.OidcHubTestBase;
 import java.io.IOException;
@@ -27,7 +28,6 @@ import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Search filters, {@code recent_activity} and {@code list_directory} with OIDC on, over REST and through the MCP
@@ -58,7 +58,7 @@ class SearchFiltersOidcTest extends OidcHubTestBase {
     }
 
     static void plantVault() throws Exception {
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), FILTER_VAULT);
+        ExampleVault.copyTo(FILTER_VAULT);
         note(BETA, "status: done\npriority: 1\ndue: 2026-10-01\ntags: [planning]", "Beta");
         Files.writeString(FILTER_VAULT.resolve(BETA), "Phase two: #quarkplan/phase2\n",
                 java.nio.file.StandardOpenOption.APPEND);

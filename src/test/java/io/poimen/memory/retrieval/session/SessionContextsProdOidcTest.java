@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.JOSEObjectType;
 import io.poimen.memory.retrieval.select.SessionContexts;
+import io.poimen.memory.testsupport.ExampleVault;
 import io.poimen.memory.testsupport.TestOpenSearch;
 import io.poimen.memory.testsupport.TestPostgres;
 import java.io.IOException;
@@ -29,7 +30,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * Session contexts on the production stores (PostgreSQL + pgvector, OpenSearch) with OIDC on: the previous context
@@ -61,7 +61,7 @@ class SessionContextsProdOidcTest {
     @DynamicPropertySource
     static void storesIssuerAndVault(DynamicPropertyRegistry registry) throws IOException {
         OAUTH.start();
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), VAULT);
+        ExampleVault.copyTo(VAULT);
         Files.createDirectories(POLICY.getParent());
         Files.writeString(POLICY, "access_level: group\nallowed_groups: [platform-team]\n");
         Files.writeString(VAULT.resolve(RESTRICTED), "# Zorbquake restarts\n\n## Zorbquake pod restart procedure\n\n"

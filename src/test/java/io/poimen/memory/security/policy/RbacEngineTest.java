@@ -3,6 +3,7 @@ package io.poimen.memory.security.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.poimen.memory.testsupport.ExampleVault;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class RbacEngineTest {
     void exampleVault() throws IOException {
         vault = tmp.resolve("vault");
         policies = tmp.resolve("policies");
-        FileSystemUtils.copyRecursively(Path.of("examples/vault"), vault);
+        ExampleVault.copyTo(vault);
         FileSystemUtils.copyRecursively(Path.of("policies"), policies);
         store = new PolicyStore(vault, policies);
         engine = new RbacEngine(store, new RolePolicy(policies));
