@@ -8,7 +8,6 @@ import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
-import io.poimen.bench.eval.CorpusTermShares;
 import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.JudgedSet;
 import io.poimen.bench.eval.JudgedVault;
@@ -116,9 +115,10 @@ public class BenchBeirCommand implements Callable<Integer> {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     BeirDataset set = bench.set;
                     JudgedSet judgedSet = JudgedSet.of(set, bench.idByPath);
-                    Path dump = runSet(bench, judgedSet, set.corpus().size(), several, scratch, fit, null, reports);
-                    if (dump != null && fit) { // the leave-one-set-out table replays the dumps, with the keep's shares
-                        dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
+                    Path dump = runSet(bench, judgedSet, set.corpus().size(), several, scratch, fit,
+                            hubTermShares(bench), reports);
+                    if (dump != null && fit) { // the leave-one-set-out table replays the dumps, with their shares
+                        dumps.add(FusionReplay.load(dump));
                     }
                 }
             }
@@ -126,12 +126,9 @@ public class BenchBeirCommand implements Callable<Integer> {
                 try (BenchContext bench = BenchContext.openVault(set.vault(), policy, springArgs,
                         BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
-                    TfIdfIndex tfidf = bench.spring.getBean(TfIdfIndex.class);
-                    QueryNormalizer normalizer = new QueryNormalizer(); // the query terms the hub's fusion reads
                     Path dump = runSet(bench, set, bench.ingest.notes(), several, scratch, fit,
-                            (text, project) -> tfidf.termShares(normalizer.normalize(text).terms(), project, null),
-                            reports);
-                    if (dump != null && fit) { // the dump holds the hub's own term shares
+                            hubTermShares(bench), reports);
+                    if (dump != null && fit) {
                         dumps.add(FusionReplay.load(dump));
                     }
                 }
@@ -159,9 +156,21 @@ public class BenchBeirCommand implements Callable<Integer> {
     }
 
     /**
+     * The term shares the hub's gate reads (question text, project → chunk id → share), from the hub's own TF-IDF
+     * index and the query terms its fusion reads, so that a replay of the dump scores the coverage keep as the hub
+     * does.
+     */
+    private static java.util.function.BiFunction<String, String, java.util.function.ToDoubleFunction<String>>
+            hubTermShares(BenchContext bench) {
+        TfIdfIndex tfidf = bench.spring.getBean(TfIdfIndex.class);
+        QueryNormalizer normalizer = new QueryNormalizer();
+        return (text, project) -> tfidf.termShares(normalizer.normalize(text).terms(), project, null);
+    }
+
+    /**
      * One set on its hub: the branch dump (when asked for, or for the fit), every method's figures, the report.
      *
-     * @param shares the hub's term shares to write into the dump (a judged vault), or null
+     * @param shares the hub's term shares to write into the dump
      * @return the dump written, or null
      */
     private Path runSet(BenchContext bench, JudgedSet set, int docs, boolean several, Path scratch, boolean fit,

@@ -214,13 +214,22 @@ final class BenchContext implements AutoCloseable {
                 "--poimen.data.dir=" + work.resolve("data"), "--poimen.policies.dir=" + policies,
                 "--poimen.query.branch-timeout-ms=30000", "--logging.level.root=WARN"));
         if (!prodProfile(springArgs, profilesFromEnv)) {
-            args.add("--spring.datasource.url=jdbc:h2:mem:bench;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
-                    + "DB_CLOSE_DELAY=-1");
+            // the hub's own H2 settings (application.yaml), in memory
+            args.add("--spring.datasource.url=" + inMemoryDatabase(work) + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;"
+                    + "DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1");
         }
         // a key given twice would be joined with a comma: the command line's own value replaces the default
         args.removeIf(a -> springArgs.stream().anyMatch(s -> s.startsWith(a.substring(0, a.indexOf('=') + 1))));
         args.addAll(springArgs); // given last, so a profile or store URL on the command line wins
         return args;
+    }
+
+    /**
+     * The in-memory H2 database of the bench hub working in {@code work}: one per hub, so that a second bench hub in
+     * the same process (several sets in one command, or tests) does not find the notes of the one before it.
+     */
+    static String inMemoryDatabase(Path work) {
+        return "jdbc:h2:mem:bench_" + work.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_");
     }
 
     private static boolean prodProfile(List<String> springArgs, String profilesFromEnv) {
@@ -232,7 +241,28 @@ final class BenchContext implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        String user = spring.getEnvironment().getProperty("spring.datasource.username", "sa");
+        String password = spring.getEnvironment().getProperty("spring.datasource.password", "");
         spring.close();
+        dropInMemoryDatabase(user, password);
         FileSystemUtils.deleteRecursively(work);
+    }
+
+    /** The embedded profile's in-memory database of this hub (the prod profile's database is elsewhere). */
+    String inMemoryDatabase() {
+        return inMemoryDatabase(work);
+    }
+
+    /** DB_CLOSE_DELAY=-1 keeps an in-memory database after its pool closes: shut it down, or it stays in the heap. */
+    private void dropInMemoryDatabase(String user, String password) {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(inMemoryDatabase() + ";IFEXISTS=TRUE",
+                user, password); java.sql.Statement shutdown = c.createStatement()) {
+            shutdown.execute("SHUTDOWN");
+        } catch (java.sql.SQLException e) {
+            if (e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_NOT_FOUND_WITH_IF_EXISTS_1) {
+                throw new IllegalStateException("could not drop " + inMemoryDatabase(), e);
+            }
+            // none to drop: the prod profile's database
+        }
     }
 }

@@ -26,11 +26,11 @@ import picocli.CommandLine.Option;
  * the lexical branch (what the fusion gives when the gate leaves the noise out), and with lexical branches that
  * agree but miss ({@link FusionReplay#withLexicalNoise}, on unless {@code --no-lexical-noise}), whose reference is
  * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
- * the gentlest gate (it cuts the fewest lists that might be right). A dump holds no text: with
- * {@code --corpus-dir} each set's corpus gives the gate's coverage keep ({@code fusion.adaptive.keep_coverage}) its
- * term shares ({@link CorpusTermShares}, per document); without it the keep is left out. A judged vault's dump
- * ({@code bench beir --judged}) holds the hub's own term shares and needs no corpus. {@code bench beir}'s
- * leave-one-set-out table has its sets' corpora.
+ * the gentlest gate (it cuts the fewest lists that might be right). A dump of {@code bench beir} holds, per
+ * question, the term share of every chunk in its lists as the hub's TF-IDF index gives it, which the gate's
+ * coverage keep ({@code fusion.adaptive.keep_coverage}) reads as the hub does. A dump made before dumps held shares
+ * holds no text: with {@code --corpus-dir} each set's corpus gives the keep its term shares ({@link
+ * CorpusTermShares}, per document); without it the keep is left out.
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
@@ -82,7 +82,7 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     @Option(names = "--corpus-dir", description = "folder holding each dumped set's BEIR folder (<dir>/<set>/"
             + "corpus.jsonl): its text gives the adaptive gate's coverage keep its term shares; without it the keep"
-            + " is left out (a judged vault's dump holds its own)")
+            + " is left out; only for dumps made before dumps held the hub's term shares")
     Path corpusDir;
 
     /** One grid point of the adaptive fusion. */
@@ -148,10 +148,11 @@ public class BenchReplayCommand implements Callable<Integer> {
         List<FusionReplay.Dump> sets = new ArrayList<>();
         for (Path d : dumps) {
             FusionReplay.Dump dump = FusionReplay.load(d);
-            Path set = corpusDir == null ? null : corpusDir.resolve(dump.name());
+            boolean holdsShares = dump.queries().stream().allMatch(q -> q.shares() != null);
+            Path set = corpusDir == null || holdsShares ? null : corpusDir.resolve(dump.name());
             if (set != null && java.nio.file.Files.isRegularFile(set.resolve("corpus.jsonl"))) {
                 dump = dump.withShares(new CorpusTermShares(BeirDataset.load(set).corpus()));
-            } else if (set != null && !dump.queries().stream().allMatch(q -> q.shares() != null)) {
+            } else if (set != null) {
                 System.err.println("error: --corpus-dir: no " + set.resolve("corpus.jsonl") + " for dump " + d);
                 return 2;
             }

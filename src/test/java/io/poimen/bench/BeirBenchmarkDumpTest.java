@@ -1,10 +1,12 @@
 package io.poimen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.bench.eval.BeirBenchmark;
+import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.JudgedSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code bench beir --dump-branches} on a real hub: the branch lists of each judged hybrid query are taken from
@@ -25,17 +28,7 @@ class BeirBenchmarkDumpTest {
 
     @Test
     void theDumpHoldsWhatEachBranchOfEveryJudgedHybridQueryAnswered() throws Exception {
-        Path set = Files.createDirectories(dir.resolve("set").resolve("qrels")).getParent();
-        Files.writeString(set.resolve("corpus.jsonl"), """
-                {"_id": "pods", "title": "Pods", "text": "A pod in CrashLoopBackOff restarts until its probe passes."}
-                {"_id": "db", "title": "Database", "text": "Rotate the database password every quarter."}
-                {"_id": "dns", "title": "DNS", "text": "Resolver timeouts come from an overloaded CoreDNS deployment."}
-                """);
-        Files.writeString(set.resolve("queries.jsonl"), """
-                {"_id": "q1", "text": "why does the pod restart in CrashLoopBackOff"}
-                {"_id": "q2", "text": "how often to rotate the database password"}
-                """);
-        Files.writeString(set.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\tpods\t1\nq2\tdb\t1\n");
+        Path set = smallSet();
         BenchContext.Options options = new BenchContext.Options();
         options.dataset = set;
         options.policy = Path.of("policies/retrieval.yaml");
@@ -61,6 +54,76 @@ class BeirBenchmarkDumpTest {
                 }
             }
         }
+    }
+
+    /**
+     * {@code bench beir --dataset} writes, per question, the term share of every chunk in its lists as the hub's
+     * TF-IDF index gives it, so that {@code bench replay} scores the gate's coverage keep as the hub does.
+     */
+    @Test
+    void aBeirSetsDumpHoldsTheHubsTermSharesOfEveryListedChunk() throws Exception {
+        Path dump = dir.resolve("shares.json");
+
+        int code = new CommandLine(new BenchBeirCommand()).execute("--dataset", smallSet().toString(),
+                "--methods", "lexical,hybrid", "--dump-branches", dump.toString());
+
+        assertThat(code).isZero();
+        JsonNode q1 = new ObjectMapper().readTree(dump.toFile()).path("queries").path("q1");
+        JsonNode shares = q1.path("shares");
+        for (JsonNode list : q1.path("branches")) {
+            list.forEach(hit -> assertThat(shares.has(hit.path(0).asText())).as("share of %s", hit).isTrue());
+        }
+        String pods = q1.path("branches").path("lexical").path(0).path(0).asText();
+        assertThat(shares.path(pods).asDouble()).as("the pods passage holds the question's words").isGreaterThan(0.5);
+        shares.fields().forEachRemaining(e -> {
+            if (!e.getKey().equals(pods)) {
+                assertThat(e.getValue().asDouble()).as(e.getKey()).isLessThan(shares.path(pods).asDouble());
+            }
+        });
+        FusionReplay.Dump replay = FusionReplay.load(dump);
+        FusionReplay.Query read = replay.queries().stream().filter(q -> q.id().equals("q1")).findFirst().orElseThrow();
+        assertThat(replay.sharesFor(read).applyAsDouble(pods)).isEqualTo(shares.path(pods).asDouble());
+    }
+
+    /**
+     * Two bench hubs on the same set in one process (several sets in one command, or tests) each index it: the
+     * second does not find the first one's notes in a shared in-memory database and skip them as unchanged, and
+     * the first one's database is gone once it closes.
+     */
+    @Test
+    void aSecondBenchHubOnTheSameSetIndexesItAfresh() throws Exception {
+        BenchContext.Options options = new BenchContext.Options();
+        options.dataset = smallSet();
+        options.policy = Path.of("policies/retrieval.yaml");
+        String first;
+        try (BenchContext bench = BenchContext.open(options)) {
+            first = bench.inMemoryDatabase();
+            assertThat(bench.ingest.chunks()).isEqualTo(3);
+        }
+        assertThatThrownBy(() -> java.sql.DriverManager.getConnection(first + ";IFEXISTS=TRUE", "sa", "").close())
+                .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("not found");
+
+        try (BenchContext bench = BenchContext.open(options)) {
+            assertThat(bench.ingest.chunks()).isEqualTo(3);
+            Map<String, BeirBenchmark.MethodResult> lexical = new BeirBenchmark(bench.producer)
+                    .run(JudgedSet.of(bench.set, bench.idByPath), List.of("lexical"), null);
+            assertThat(lexical.get("lexical").ndcg10()).isEqualTo(1.0);
+        }
+    }
+
+    private Path smallSet() throws java.io.IOException {
+        Path set = Files.createDirectories(dir.resolve("set").resolve("qrels")).getParent();
+        Files.writeString(set.resolve("corpus.jsonl"), """
+                {"_id": "pods", "title": "Pods", "text": "A pod in CrashLoopBackOff restarts until its probe passes."}
+                {"_id": "db", "title": "Database", "text": "Rotate the database password every quarter."}
+                {"_id": "dns", "title": "DNS", "text": "Resolver timeouts come from an overloaded CoreDNS deployment."}
+                """);
+        Files.writeString(set.resolve("queries.jsonl"), """
+                {"_id": "q1", "text": "why does the pod restart in CrashLoopBackOff"}
+                {"_id": "q2", "text": "how often to rotate the database password"}
+                """);
+        Files.writeString(set.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\tpods\t1\nq2\tdb\t1\n");
+        return set;
     }
 
     private static List<String> fieldNames(JsonNode node) {

@@ -42,7 +42,9 @@ class BenchContextStoresTest {
         Path policies = work.resolve("policies");
 
         assertThat(BenchContext.defaultArgs(work, policies, List.of(), null))
-                .anyMatch(a -> a.startsWith("--spring.datasource.url=jdbc:h2:mem:bench"));
+                .anyMatch(a -> a.startsWith("--spring.datasource.url=jdbc:h2:mem:bench_"));
+        assertThat(BenchContext.inMemoryDatabase(work.resolve("poimen-bench-1")))
+                .isNotEqualTo(BenchContext.inMemoryDatabase(work.resolve("poimen-bench-2")));
         assertThat(BenchContext.defaultArgs(work, policies, List.of("--spring.datasource.url=jdbc:h2:mem:other"), null)
                 .stream().filter(a -> a.startsWith("--spring.datasource.url=")))
                 .containsExactly("--spring.datasource.url=jdbc:h2:mem:other");

@@ -61,18 +61,9 @@ class BenchReplayCommandTest {
      */
     @Test
     void withTheSetsCorpusTheReplayScoresTheGatesCoverageKeep(@TempDir Path dir) throws Exception {
-        StringBuilder corpus = new StringBuilder();
-        for (int i = 0; i < 10; i++) {
-            corpus.append("{\"_id\": \"r").append(i).append("\", \"text\": \"why a pod restarts after a crash\"}\n");
-            corpus.append("{\"_id\": \"w").append(i).append("\", \"text\": \"pod crash restart loop\"}\n");
-            corpus.append("{\"_id\": \"n").append(i).append("\", \"text\": \"release notes ").append(i).append("\"}\n");
-        }
         Path dump = dir.resolve("keepset.json");
         Files.writeString(dump, keepDump("keepset", null, null));
-        Files.createDirectories(dir.resolve("sets/keepset/qrels"));
-        Files.writeString(dir.resolve("sets/keepset/corpus.jsonl"), corpus);
-        Files.writeString(dir.resolve("sets/keepset/queries.jsonl"), "");
-        Files.writeString(dir.resolve("sets/keepset/qrels/test.tsv"), "");
+        writeKeepCorpus(dir.resolve("sets"), "keepset");
 
         String without = replay("--dump", dump.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1");
         String with = replay("--dump", dump.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1",
@@ -85,8 +76,9 @@ class BenchReplayCommandTest {
     }
 
     /**
-     * A judged vault's dump ({@code bench beir --judged}) holds each query's term shares as the hub read them, so the
-     * replay scores the coverage keep without a corpus folder, and {@code --corpus-dir} does not ask for one.
+     * A dump of {@code bench beir} holds each query's term shares as the hub read them, so the replay scores the
+     * coverage keep without a corpus folder, {@code --corpus-dir} does not ask for one, and the dumped shares win
+     * over a corpus's.
      */
     @Test
     void aDumpHoldingItsTermSharesScoresTheKeepWithoutACorpus(@TempDir Path dir) throws Exception {
@@ -100,6 +92,25 @@ class BenchReplayCommandTest {
         String cut = replay("--dump", uncovered.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1");
         assertThat(last(line(kept, "covered            adaptive"))).isEqualTo(1.0);
         assertThat(last(line(cut, "uncovered          adaptive"))).isLessThan(0.3);
+        // the corpus would let the dense list cover the question (the previous test); the hub's shares say not
+        writeKeepCorpus(dir.resolve("sets"), "uncovered");
+        String dumpedWins = replay("--dump", uncovered.toString(), "--no-lexical-noise", "--lexical-bonus", "0.1",
+                "--corpus-dir", dir.resolve("sets").toString());
+        assertThat(last(line(dumpedWins, "uncovered          adaptive"))).isLessThan(0.3);
+    }
+
+    /** A BEIR folder {@code <sets>/<name>} whose corpus gives the keep set's dense chunks the question's words. */
+    private static void writeKeepCorpus(Path sets, String name) throws java.io.IOException {
+        StringBuilder corpus = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            corpus.append("{\"_id\": \"r").append(i).append("\", \"text\": \"why a pod restarts after a crash\"}\n");
+            corpus.append("{\"_id\": \"w").append(i).append("\", \"text\": \"pod crash restart loop\"}\n");
+            corpus.append("{\"_id\": \"n").append(i).append("\", \"text\": \"release notes ").append(i).append("\"}\n");
+        }
+        Path set = Files.createDirectories(sets.resolve(name).resolve("qrels")).getParent();
+        Files.writeString(set.resolve("corpus.jsonl"), corpus);
+        Files.writeString(set.resolve("queries.jsonl"), "");
+        Files.writeString(set.resolve("qrels/test.tsv"), "");
     }
 
     /**

@@ -55,15 +55,16 @@ public final class FusionReplay {
         }
 
         /**
-         * The term shares of query {@code q}'s text: from the corpus when given, else the dumped ones (a chunk not
-         * in them, such as one a noise variant put in a list, counts 0), else null: the keep is left out.
+         * The term shares of query {@code q}'s text: the dumped ones, the hub's own (a chunk not in them, such as
+         * one a noise variant put in a list, counts 0); else from the corpus when given (a dump made before dumps
+         * held shares); else null: the keep is left out.
          */
         public java.util.function.ToDoubleFunction<String> sharesFor(Query q) {
-            if (shares != null) {
-                return shares.forQuery(q.text(), docByChunk);
-            }
             Map<String, Double> dumped = q.shares();
-            return dumped == null ? null : chunk -> dumped.getOrDefault(chunk, 0.0);
+            if (dumped != null) {
+                return chunk -> dumped.getOrDefault(chunk, 0.0);
+            }
+            return shares == null ? null : shares.forQuery(q.text(), docByChunk);
         }
     }
 
