@@ -47,6 +47,10 @@ public class BenchBeirCommand implements Callable<Integer> {
     @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
     Path policy;
 
+    @Option(names = "--candidates-per-branch", description = "hits each branch returns (default: the policy's "
+            + "candidates_per_branch, as a hub runs it; 100 to read Recall@100 of every branch)")
+    Integer candidatesPerBranch;
+
     /** Spring arguments ({@code --poimen.x=y}): picocli hands unmatched arguments to the command. */
     @Unmatched
     List<String> springArgs = new ArrayList<>();
@@ -76,6 +80,10 @@ public class BenchBeirCommand implements Callable<Integer> {
                 System.err.println("error: unknown method " + m + "; known: " + BeirBenchmark.METHODS.keySet());
                 return 2;
             }
+        }
+        if (candidatesPerBranch != null && candidatesPerBranch < 1) {
+            System.err.println("error: --candidates-per-branch must be at least 1, got " + candidatesPerBranch);
+            return 2;
         }
         if (datasets.isEmpty() && judged.isEmpty()) {
             System.err.println("error: give at least one --dataset or --judged");
@@ -111,6 +119,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                 options.dataset = dataset;
                 options.policy = policy;
                 options.springArgs = springArgs;
+                options.candidatesPerBranch = candidatesPerBranch;
                 try (BenchContext bench = BenchContext.open(options, 0, BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     BeirDataset set = bench.set;
@@ -123,7 +132,7 @@ public class BenchBeirCommand implements Callable<Integer> {
                 }
             }
             for (JudgedVault set : vaults) {
-                try (BenchContext bench = BenchContext.openVault(set.vault(), policy, springArgs,
+                try (BenchContext bench = BenchContext.openVault(set.vault(), policy, candidatesPerBranch, springArgs,
                         BenchContext::startFromEmptyStores)) {
                     model = bench.spring.getBean(EmbeddingModelChoice.class);
                     Path dump = runSet(bench, set, bench.ingest.notes(), several, scratch, fit,
@@ -176,9 +185,10 @@ public class BenchBeirCommand implements Callable<Integer> {
     private Path runSet(BenchContext bench, JudgedSet set, int docs, boolean several, Path scratch, boolean fit,
                         java.util.function.BiFunction<String, String, java.util.function.ToDoubleFunction<String>>
                                 shares, List<Map<String, Object>> reports) throws java.io.IOException {
-        System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s)%n",
-                set.name(), docs, set.judgedQueries().size(), bench.ingest.chunks(), bench.ingest.seconds(),
-                bench.ingest.chunksPerSecond());
+        int candidates = bench.spring.getBean(RetrievalPolicy.class).current().candidatesPerBranch();
+        System.out.printf("%s: %d docs, %d judged queries; ingest %d chunks in %.1f s (%.0f chunks/s); "
+                        + "%d candidates per branch%n", set.name(), docs, set.judgedQueries().size(),
+                bench.ingest.chunks(), bench.ingest.seconds(), bench.ingest.chunksPerSecond(), candidates);
         Path dump = dumpBranches == null ? (fit ? scratch.resolve(set.name() + ".json") : null)
                 : several ? java.nio.file.Files.createDirectories(dumpBranches).resolve(set.name() + ".json")
                 : dumpBranches;
@@ -194,6 +204,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         Map<String, BeirBenchmark.MethodResult> results = new BeirBenchmark(bench.producer).run(set, methods,
                 runDir == null ? null : several ? runDir.resolve(set.name()) : runDir);
         Map<String, Object> report = report(set, docs, results);
+        report.put("candidates_per_branch", candidates);
         print(results, report);
         reports.add(report);
         return dump;

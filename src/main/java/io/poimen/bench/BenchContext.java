@@ -34,6 +34,10 @@ final class BenchContext implements AutoCloseable {
         @Option(names = "--policy", defaultValue = "policies/retrieval.yaml", description = "retrieval policy to use")
         Path policy;
 
+        @Option(names = "--candidates-per-branch", description = "hits each branch returns (default: the policy's "
+                + "candidates_per_branch, as a hub runs it; 100 to read Recall@100 of every branch)")
+        Integer candidatesPerBranch;
+
         /** Set by the command from its own unmatched arguments (an {@code @Unmatched} in a mixin stays empty). */
         List<String> springArgs = new ArrayList<>();
     }
@@ -68,12 +72,16 @@ final class BenchContext implements AutoCloseable {
 
     /** A hub over an existing vault folder (ingested, not copied), for benchmarks with their own questions. */
     static BenchContext openVault(Path vault, Path policy, List<String> springArgs) throws IOException {
-        return openVault(vault, policy, springArgs, bench -> { });
+        return openVault(vault, policy, null, springArgs, bench -> { });
     }
 
-    /** As above, with work to do before the ingest ({@link #startFromEmptyStores}). */
-    static BenchContext openVault(Path vault, Path policy, List<String> springArgs, BeforeIngest beforeIngest)
-            throws IOException {
+    /**
+     * As above, with work to do before the ingest ({@link #startFromEmptyStores}).
+     *
+     * @param candidates hits each branch returns, null: the policy's
+     */
+    static BenchContext openVault(Path vault, Path policy, Integer candidates, List<String> springArgs,
+                                  BeforeIngest beforeIngest) throws IOException {
         if (!Files.isDirectory(vault)) {
             throw new IllegalArgumentException("vault folder not found: " + vault);
         }
@@ -81,7 +89,7 @@ final class BenchContext implements AutoCloseable {
             throw new IllegalArgumentException("retrieval policy not found: " + policy);
         }
         Path work = Files.createTempDirectory("poimen-bench-");
-        ConfigurableApplicationContext spring = start(work, policy, springArgs, true, WebApplicationType.NONE);
+        ConfigurableApplicationContext spring = start(work, policy, springArgs, candidates, WebApplicationType.NONE);
         BenchContext bench = new BenchContext(null, work, spring, vault, Map.of());
         try {
             beforeIngest.run(bench);
@@ -110,7 +118,7 @@ final class BenchContext implements AutoCloseable {
             List<String> args = new ArrayList<>(List.of("--server.port=0", "--server.address=127.0.0.1",
                     "--poimen.vault.path=" + folder));
             args.addAll(springArgs);
-            ConfigurableApplicationContext spring = start(work, policy, args, false, WebApplicationType.SERVLET);
+            ConfigurableApplicationContext spring = start(work, policy, args, null, WebApplicationType.SERVLET);
             BenchContext bench = new BenchContext(set, work, spring, folder, ids);
             try {
                 bench.ingest = bench.producer.requestBody("direct:ingest", folder, IngestReport.class);
@@ -143,8 +151,8 @@ final class BenchContext implements AutoCloseable {
         }
         BeirDataset set = BeirDataset.load(options.dataset).firstDocuments(docs);
         Path work = Files.createTempDirectory("poimen-bench-");
-        ConfigurableApplicationContext spring = start(work, options.policy, options.springArgs, true,
-                WebApplicationType.NONE);
+        ConfigurableApplicationContext spring = start(work, options.policy, options.springArgs,
+                options.candidatesPerBranch, WebApplicationType.NONE);
         try {
             BenchContext bench = new BenchContext(set, work, spring);
             beforeIngest.run(bench);
@@ -186,13 +194,21 @@ final class BenchContext implements AutoCloseable {
         }
     }
 
-    /** @param recall 100 candidates per branch, so that Recall@100 can be measured */
+    /**
+     * @param candidates hits each branch returns, in place of the policy's {@code candidates_per_branch}; null: the
+     *                   policy's, so that the figures are those of a hub running it (the fusion's normalisation and
+     *                   gate read whole lists, so the depth moves the hybrid, not only Recall@100)
+     * @throws IllegalArgumentException when {@code candidates} is below 1
+     */
     static ConfigurableApplicationContext start(Path work, Path policy, List<String> springArgs,
-                                                        boolean recall, WebApplicationType web) throws IOException {
+                                                Integer candidates, WebApplicationType web) throws IOException {
         Path policies = Files.createDirectories(work.resolve("policies"));
         String settings = Files.readString(policy);
-        if (recall) {
-            settings = settings.replaceAll("(?m)^candidates_per_branch:.*$", "candidates_per_branch: 100");
+        if (candidates != null) {
+            if (candidates < 1) {
+                throw new IllegalArgumentException("--candidates-per-branch must be at least 1, got " + candidates);
+            }
+            settings = settings.replaceAll("(?m)^candidates_per_branch:.*$", "candidates_per_branch: " + candidates);
         }
         Files.writeString(policies.resolve("retrieval.yaml"), settings);
         // command-line arguments, not default properties: application.yaml must not override these

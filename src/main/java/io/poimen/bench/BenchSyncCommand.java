@@ -87,7 +87,7 @@ public class BenchSyncCommand implements Callable<Integer> {
                         "--poimen.git.remote=" + remote, "--poimen.git.poll-period=3600000",
                         "--poimen.git.initial-delay=3600000", "--poimen.webhook.secret=" + SECRET));
                 args.addAll(springArgs);
-                try (ConfigurableApplicationContext spring = BenchContext.start(work, policy, args, false,
+                try (ConfigurableApplicationContext spring = BenchContext.start(work, policy, args, null,
                         WebApplicationType.SERVLET)) {
                     base = "http://127.0.0.1:" + ((WebServerApplicationContext) spring).getWebServer().getPort();
                     long t0 = System.nanoTime();

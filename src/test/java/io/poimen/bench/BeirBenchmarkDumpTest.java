@@ -111,6 +111,47 @@ class BeirBenchmarkDumpTest {
         }
     }
 
+    /**
+     * {@code bench beir} asks each branch for the policy's {@code candidates_per_branch}, as a hub runs it (the
+     * fusion reads whole lists, so the depth moves the hybrid), unless {@code --candidates-per-branch} says
+     * otherwise; the report says which.
+     */
+    @Test
+    void theBenchAsksEachBranchForThePolicysCandidatesUnlessToldOtherwise() throws Exception {
+        Path set = Files.createDirectories(dir.resolve("many").resolve("qrels")).getParent();
+        StringBuilder corpus = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            corpus.append("{\"_id\": \"d").append(i).append("\", \"title\": \"Restart ").append(i)
+                    .append("\", \"text\": \"The pod restarted after crash number ").append(i).append(".\"}\n");
+        }
+        Files.writeString(set.resolve("corpus.jsonl"), corpus);
+        Files.writeString(set.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"pod restarted after a crash\"}\n");
+        Files.writeString(set.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td7\t1\n");
+        int policy = new io.poimen.memory.retrieval.RetrievalPolicy(Path.of("policies"),
+                io.poimen.memory.index.EmbeddingModelChoice.defaultChoice()).current().candidatesPerBranch();
+
+        for (Integer asked : new Integer[] {null, 7}) {
+            Path dump = dir.resolve("depth-" + asked + ".json");
+            Path out = dir.resolve("depth-" + asked + "-out.json");
+            List<String> args = new ArrayList<>(List.of("--dataset", set.toString(), "--methods", "lexical",
+                    "--dump-branches", dump.toString(), "--out", out.toString()));
+            if (asked != null) {
+                args.addAll(List.of("--candidates-per-branch", asked.toString()));
+            }
+
+            assertThat(new CommandLine(new BenchBeirCommand()).execute(args.toArray(String[]::new))).isZero();
+
+            int expected = asked == null ? policy : asked;
+            assertThat(new ObjectMapper().readTree(out.toFile()).path("candidates_per_branch").asInt())
+                    .isEqualTo(expected);
+            JsonNode lists = new ObjectMapper().readTree(dump.toFile()).path("queries").path("q1").path("branches");
+            assertThat(lists.path("lexical").size()).as("BM25 hits, asked %s", asked).isEqualTo(expected);
+        }
+        assertThat(policy).isLessThan(60);
+        assertThat(new CommandLine(new BenchBeirCommand()).execute("--dataset", set.toString(),
+                "--candidates-per-branch", "0")).isEqualTo(2);
+    }
+
     private Path smallSet() throws java.io.IOException {
         Path set = Files.createDirectories(dir.resolve("set").resolve("qrels")).getParent();
         Files.writeString(set.resolve("corpus.jsonl"), """

@@ -29,7 +29,7 @@ class BenchContextStoresTest {
         try (ConfigurableApplicationContext spring = BenchContext.start(work, policy, List.of(
                 "--spring.profiles.active=prod", "--poimen.security.mode=none", // on loopback without being told
                 "--poimen.vault.path=" + work.resolve("vault"), "--poimen.opensearch.url=" + TestOpenSearch.url(),
-                "--poimen.opensearch.index=bench-db-url"), true, WebApplicationType.NONE);
+                "--poimen.opensearch.index=bench-db-url"), null, WebApplicationType.NONE);
              Connection connection = spring.getBean(DataSource.class).getConnection()) {
             assertThat(connection.getMetaData().getURL()).startsWith(url.replaceFirst("\\?.*$", ""));
         } finally {
