@@ -153,8 +153,7 @@ public class BenchBeirCommand implements Callable<Integer> {
         if (fit) {
             RetrievalSettings s = new RetrievalPolicy(policy.toAbsolutePath().getParent(), model).current();
             System.out.println();
-            BenchReplayCommand.printHeldOut(BenchReplayCommand.fit(dumps, BenchReplayCommand.grid(
-                    BenchReplayCommand.LEXICAL_BONUSES, List.of(0.0), s.calibration().unit()), 1, true, s.fusion()));
+            BenchReplayCommand.printHeldOut(BenchReplayCommand.leaveOneSetOut(dumps, s, model.scripts()));
         }
         if (out != null) {
             Object written = several ? Map.of("sets", reports, "margins", margins) : reports.get(0);

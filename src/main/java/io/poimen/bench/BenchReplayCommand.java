@@ -180,9 +180,7 @@ public class BenchReplayCommand implements Callable<Integer> {
             System.out.printf("%-18s %-12s %8.4f   (bound: per query the best of the branches and the methods)%n",
                     d.name(), "best-any", FusionReplay.perQueryBest(d, BRANCHES, methods, s.fusion()));
         }
-        List<Params> grid = grid(lexicalBonus, tfidfBonus, unit, lexicalLead).stream()
-                .map(p -> new Params(p.fullRatio(), p.power(), p.lexicalBonus(), p.tfidfBonus(), p.unit(),
-                        p.lexicalLead(), modelScripts)).toList();
+        List<Params> grid = withModelScripts(grid(lexicalBonus, tfidfBonus, unit, lexicalLead), modelScripts);
         Fit fit = fit(sets, grid, noiseDraws, lexicalNoise, s.fusion(), scripts);
         System.out.println();
         printHeldOut(fit);
@@ -241,15 +239,28 @@ public class BenchReplayCommand implements Callable<Integer> {
                double[] reference, double[][] score) {
     }
 
-    static Fit fit(List<FusionReplay.Dump> sets, List<Params> grid, int noiseDraws, boolean lexicalNoise,
-                   io.poimen.memory.retrieval.fusion.FusionSettings settings) {
-        return fit(sets, grid, noiseDraws, lexicalNoise, settings, ModelScripts.ANY);
+    /**
+     * The leave-one-set-out fit {@code bench beir} prints: the adaptive grid over {@link #LEXICAL_BONUSES} in the
+     * policy's bonus unit, with the policy's script rule and the model's scripts (as the hub fuses), one noise
+     * draw, the lexical-noise variants.
+     */
+    static Fit leaveOneSetOut(List<FusionReplay.Dump> sets, io.poimen.memory.retrieval.RetrievalSettings s,
+                              ModelScripts scripts) {
+        List<Params> grid = withModelScripts(grid(LEXICAL_BONUSES, List.of(0.0), s.calibration().unit()),
+                s.gate().modelScripts());
+        return fit(sets, grid, 1, true, s.fusion(), scripts);
+    }
+
+    /** The grid's points with the script rule on or off. */
+    static List<Params> withModelScripts(List<Params> grid, boolean modelScripts) {
+        return grid.stream().map(p -> new Params(p.fullRatio(), p.power(), p.lexicalBonus(), p.tfidfBonus(), p.unit(),
+                p.lexicalLead(), modelScripts)).toList();
     }
 
     /**
-     * As above, with the script rule on the real sets: a point with {@code modelScripts} gives no weight to the
-     * semantic list of a query written mostly outside {@code scripts}. The variants are scored without it: they
-     * simulate what a branch's lists do, and the script of their borrowed text says nothing about that.
+     * The leave-one-set-out fit, with the script rule on the real sets: a point with {@code modelScripts} gives no
+     * weight to the semantic list of a query written mostly outside {@code scripts}. The variants are scored without
+     * it: they simulate what a branch's lists do, and the script of their borrowed text says nothing about that.
      */
     static Fit fit(List<FusionReplay.Dump> sets, List<Params> grid, int noiseDraws, boolean lexicalNoise,
                    io.poimen.memory.retrieval.fusion.FusionSettings settings, ModelScripts scripts) {
