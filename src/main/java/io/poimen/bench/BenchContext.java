@@ -257,10 +257,14 @@ final class BenchContext implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        String user = spring.getEnvironment().getProperty("spring.datasource.username", "sa");
-        String password = spring.getEnvironment().getProperty("spring.datasource.password", "");
+        org.springframework.core.env.Environment env = spring.getEnvironment();
+        boolean inMemory = env.getProperty("spring.datasource.url", "").startsWith(inMemoryDatabase() + ";");
+        String user = env.getProperty("spring.datasource.username", "sa");
+        String password = env.getProperty("spring.datasource.password", "");
         spring.close();
-        dropInMemoryDatabase(user, password);
+        if (inMemory) {
+            dropInMemoryDatabase(user, password);
+        }
         FileSystemUtils.deleteRecursively(work);
     }
 
@@ -278,7 +282,7 @@ final class BenchContext implements AutoCloseable {
             if (e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_NOT_FOUND_WITH_IF_EXISTS_1) {
                 throw new IllegalStateException("could not drop " + inMemoryDatabase(), e);
             }
-            // none to drop: the prod profile's database
+            // already gone
         }
     }
 }
