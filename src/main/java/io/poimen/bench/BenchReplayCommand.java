@@ -65,6 +65,10 @@ public class BenchReplayCommand implements Callable<Integer> {
             description = "also fit on each training set's lexical-noise variant (default: ${DEFAULT-VALUE})")
     boolean lexicalNoise;
 
+    @Option(names = "--depth", description = "cut each dumped branch list to its first N hits before fusing, as a "
+            + "hub asked for N candidates per branch would answer (default: the lists as dumped)")
+    Integer depth;
+
     @Option(names = "--dump", required = true, description = "branch dump of one set (repeat for each set)")
     List<Path> dumps;
 
@@ -145,9 +149,16 @@ public class BenchReplayCommand implements Callable<Integer> {
             System.err.println("error: --bonus-unit must be auto, cosine or spread, got " + bonusUnit);
             return 2;
         }
+        if (depth != null && depth < 1) {
+            System.err.println("error: --depth must be at least 1, got " + depth);
+            return 2;
+        }
         List<FusionReplay.Dump> sets = new ArrayList<>();
         for (Path d : dumps) {
             FusionReplay.Dump dump = FusionReplay.load(d);
+            if (depth != null) {
+                dump = FusionReplay.firstHits(dump, depth);
+            }
             boolean holdsShares = dump.queries().stream().allMatch(q -> q.shares() != null);
             Path set = corpusDir == null || holdsShares ? null : corpusDir.resolve(dump.name());
             if (set != null && java.nio.file.Files.isRegularFile(set.resolve("corpus.jsonl"))) {

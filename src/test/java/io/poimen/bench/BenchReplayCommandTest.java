@@ -73,6 +73,8 @@ class BenchReplayCommandTest {
         assertThat(last(line(with, "keepset            adaptive"))).isEqualTo(1.0);
         assertThat(new CommandLine(new BenchReplayCommand()).execute("--dump", dump.toString(), "--corpus-dir",
                 dir.resolve("nowhere").toString())).isEqualTo(2);
+        assertThat(new CommandLine(new BenchReplayCommand()).execute("--dump", dump.toString(), "--depth", "0"))
+                .isEqualTo(2);
     }
 
     /**

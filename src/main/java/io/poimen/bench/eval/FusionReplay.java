@@ -105,6 +105,25 @@ public final class FusionReplay {
     }
 
     /**
+     * The same set as a hub asked for {@code depth} candidates per branch would have answered it: every list cut to
+     * its first {@code depth} hits (exact for BM25 and TF-IDF; the dense branch's approximate top, near enough).
+     *
+     * @throws IllegalArgumentException when {@code depth} is below 1
+     */
+    public static Dump firstHits(Dump dump, int depth) {
+        if (depth < 1) {
+            throw new IllegalArgumentException("depth must be at least 1, got " + depth);
+        }
+        List<Query> out = new ArrayList<>();
+        for (Query q : dump.queries()) {
+            List<BranchResult> cut = q.branches().stream().map(r -> !r.answered() || r.hits().size() <= depth ? r
+                    : BranchResult.ok(r.branch(), List.copyOf(r.hits().subList(0, depth)), r.tookMs())).toList();
+            out.add(new Query(q.id(), q.text(), cut, q.qrels(), q.shares()));
+        }
+        return new Dump(dump.name(), dump.docByChunk(), out, dump.shares());
+    }
+
+    /**
      * The same set with a semantic branch that returns noise: each query's semantic list is replaced by as many
      * chunks drawn at random from the whole corpus (seeded by the query's place, so runs repeat), scored with
      * that query's own cosines, best first. A model that does not understand the vault returns chunks unrelated

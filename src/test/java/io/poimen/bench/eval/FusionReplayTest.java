@@ -40,6 +40,29 @@ class FusionReplayTest {
         return q.branches().stream().filter(r -> r.branch() == b).findFirst().orElseThrow();
     }
 
+    /** Cut to a depth, each list keeps its first hits in order; a failed branch and the judgments stay. */
+    @Test
+    void theFirstHitsOfEachListAreWhatAHubAskedForThatDepthAnswers() {
+        FusionReplay.Dump whole = dump();
+        List<BranchResult> withFailure = new ArrayList<>(whole.queries().get(0).branches());
+        withFailure.add(BranchResult.failed(Branch.TFIDF, "down", 0));
+        FusionReplay.Query first = whole.queries().get(0);
+        FusionReplay.Dump dump = new FusionReplay.Dump("set", whole.docByChunk(), List.of(new FusionReplay.Query(
+                first.id(), first.text(), withFailure, first.qrels(), Map.of("c0", 0.5))));
+
+        FusionReplay.Dump cut = FusionReplay.firstHits(dump, 5);
+
+        FusionReplay.Query q = cut.queries().get(0);
+        assertThat(branch(q, Branch.SEMANTIC).hits()).containsExactlyElementsOf(
+                branch(first, Branch.SEMANTIC).hits().subList(0, 5));
+        assertThat(branch(q, Branch.LEXICAL).hits()).hasSize(5);
+        assertThat(branch(q, Branch.TFIDF).answered()).isFalse();
+        assertThat(q.qrels()).isEqualTo(first.qrels());
+        assertThat(q.shares()).containsEntry("c0", 0.5);
+        assertThat(FusionReplay.firstHits(dump, 50).queries().get(0).branches()).isEqualTo(withFailure);
+        assertThatThrownBy(() -> FusionReplay.firstHits(dump, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void theNoiseVariantDrawsTheSemanticListFromTheCorpusAndKeepsEverythingElse() {
         FusionReplay.Dump d = dump();
