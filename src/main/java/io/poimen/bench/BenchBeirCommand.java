@@ -8,6 +8,7 @@ import io.poimen.memory.index.EmbeddingModelChoice;
 import io.poimen.memory.retrieval.RetrievalPolicy;
 import io.poimen.memory.retrieval.RetrievalSettings;
 import io.poimen.bench.eval.BeirDataset;
+import io.poimen.bench.eval.CorpusTermShares;
 import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.JudgedSet;
 import io.poimen.bench.eval.JudgedVault;
@@ -126,8 +127,8 @@ public class BenchBeirCommand implements Callable<Integer> {
                     JudgedSet judgedSet = JudgedSet.of(set, bench.idByPath);
                     Path dump = runSet(bench, judgedSet, set.corpus().size(), several, scratch, fit,
                             hubTermShares(bench), reports);
-                    if (dump != null && fit) { // the leave-one-set-out table replays the dumps, with their shares
-                        dumps.add(FusionReplay.load(dump));
+                    if (dump != null && fit) { // the corpus gives the shares of chunks a noise variant borrows
+                        dumps.add(FusionReplay.load(dump).withShares(new CorpusTermShares(set.corpus())));
                     }
                 }
             }

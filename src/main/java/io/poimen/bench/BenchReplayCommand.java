@@ -28,9 +28,10 @@ import picocli.CommandLine.Option;
  * the semantic branch. Best = largest worst margin over those references, then mean nDCG@10 of the real sets, then
  * the gentlest gate (it cuts the fewest lists that might be right). A dump of {@code bench beir} holds, per
  * question, the term share of every chunk in its lists as the hub's TF-IDF index gives it, which the gate's
- * coverage keep ({@code fusion.adaptive.keep_coverage}) reads as the hub does. A dump made before dumps held shares
- * holds no text: with {@code --corpus-dir} each set's corpus gives the keep its term shares ({@link
- * CorpusTermShares}, per document); without it the keep is left out.
+ * coverage keep ({@code fusion.adaptive.keep_coverage}) reads as the hub does. With {@code --corpus-dir} each BEIR
+ * set's corpus gives the shares of chunks a dump does not hold ({@link CorpusTermShares}, per document: those a
+ * noise variant borrows from another question, or every chunk of a dump made before dumps held shares); without
+ * it they count 0, and the keep is left out of a dump without shares.
  */
 @Command(name = "replay", description = "Score fusion methods offline on dumped branch lists; leave-one-set-out fit.")
 public class BenchReplayCommand implements Callable<Integer> {
@@ -86,7 +87,7 @@ public class BenchReplayCommand implements Callable<Integer> {
 
     @Option(names = "--corpus-dir", description = "folder holding each dumped set's BEIR folder (<dir>/<set>/"
             + "corpus.jsonl): its text gives the adaptive gate's coverage keep its term shares; without it the keep"
-            + " is left out; only for dumps made before dumps held the hub's term shares")
+            + " is left out; a dump's own shares come first, the corpus gives those of chunks a noise variant borrows")
     Path corpusDir;
 
     /** One grid point of the adaptive fusion. */
@@ -160,10 +161,10 @@ public class BenchReplayCommand implements Callable<Integer> {
                 dump = FusionReplay.firstHits(dump, depth);
             }
             boolean holdsShares = dump.queries().stream().allMatch(q -> q.shares() != null);
-            Path set = corpusDir == null || holdsShares ? null : corpusDir.resolve(dump.name());
+            Path set = corpusDir == null ? null : corpusDir.resolve(dump.name());
             if (set != null && java.nio.file.Files.isRegularFile(set.resolve("corpus.jsonl"))) {
                 dump = dump.withShares(new CorpusTermShares(BeirDataset.load(set).corpus()));
-            } else if (set != null) {
+            } else if (set != null && !holdsShares) {
                 System.err.println("error: --corpus-dir: no " + set.resolve("corpus.jsonl") + " for dump " + d);
                 return 2;
             }

@@ -26,7 +26,7 @@ public final class FusionReplay {
 
     /**
      * One judged query: its text, what each branch answered, and the judgments; {@code shares}: the term share of
-     * each chunk in its lists as the hub read it when the dump was written (a judged vault's dump), else null.
+     * each chunk in its lists as the hub read it when the dump was written, else null (an older dump).
      */
     public record Query(String id, String text, List<BranchResult> branches, Map<String, Integer> qrels,
                         Map<String, Double> shares) {
@@ -55,16 +55,21 @@ public final class FusionReplay {
         }
 
         /**
-         * The term shares of query {@code q}'s text: the dumped ones, the hub's own (a chunk not in them, such as
-         * one a noise variant put in a list, counts 0); else from the corpus when given (a dump made before dumps
-         * held shares); else null: the keep is left out.
+         * The term shares of query {@code q}'s text: the dumped ones, the hub's own, for the chunks of its lists; a
+         * chunk not in them (one a noise variant put in a list) from the corpus when given, else 0; without dumped
+         * shares (a dump made before dumps held them) all from the corpus; with neither, null: the keep is left out.
          */
         public java.util.function.ToDoubleFunction<String> sharesFor(Query q) {
             Map<String, Double> dumped = q.shares();
-            if (dumped != null) {
-                return chunk -> dumped.getOrDefault(chunk, 0.0);
+            java.util.function.ToDoubleFunction<String> corpus = shares == null ? null
+                    : shares.forQuery(q.text(), docByChunk);
+            if (dumped == null) {
+                return corpus;
             }
-            return shares == null ? null : shares.forQuery(q.text(), docByChunk);
+            return chunk -> {
+                Double share = dumped.get(chunk);
+                return share != null ? share : corpus == null ? 0 : corpus.applyAsDouble(chunk);
+            };
         }
     }
 

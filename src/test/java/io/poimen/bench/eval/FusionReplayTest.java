@@ -40,6 +40,25 @@ class FusionReplayTest {
         return q.branches().stream().filter(r -> r.branch() == b).findFirst().orElseThrow();
     }
 
+    /**
+     * A dump's own shares (the hub's) come first; a chunk they do not hold, such as one a noise variant borrows
+     * from another question, takes the corpus's share when a corpus is given, else 0.
+     */
+    @Test
+    void theDumpedSharesComeFirstAndTheCorpusFillsInTheChunksTheyDoNotHold() {
+        FusionReplay.Query first = dump().queries().get(0);
+        FusionReplay.Query asked = new FusionReplay.Query(first.id(), "pod crash", first.branches(), first.qrels(),
+                Map.of("c0", 0.9));
+        FusionReplay.Dump withoutCorpus = new FusionReplay.Dump("set", dump().docByChunk(), List.of(asked));
+        FusionReplay.Dump withCorpus = withoutCorpus.withShares(new CorpusTermShares(List.of(
+                new BeirDataset.Doc("doc0", "", "release notes"), new BeirDataset.Doc("doc5", "", "pod crash"))));
+
+        assertThat(withoutCorpus.sharesFor(asked).applyAsDouble("c0")).isEqualTo(0.9);
+        assertThat(withoutCorpus.sharesFor(asked).applyAsDouble("c5")).isZero();
+        assertThat(withCorpus.sharesFor(asked).applyAsDouble("c0")).isEqualTo(0.9);
+        assertThat(withCorpus.sharesFor(asked).applyAsDouble("c5")).isEqualTo(1.0);
+    }
+
     /** Cut to a depth, each list keeps its first hits in order; a failed branch and the judgments stay. */
     @Test
     void theFirstHitsOfEachListAreWhatAHubAskedForThatDepthAnswers() {
