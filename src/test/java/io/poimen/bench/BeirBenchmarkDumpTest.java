@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.poimen.bench.eval.BeirBenchmark;
+import io.poimen.bench.eval.BeirFolders;
 import io.poimen.bench.eval.FusionReplay;
 import io.poimen.bench.eval.JudgedSet;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,15 +118,14 @@ class BeirBenchmarkDumpTest {
      */
     @Test
     void theBenchAsksEachBranchForThePolicysCandidatesUnlessToldOtherwise() throws Exception {
-        Path set = Files.createDirectories(dir.resolve("many").resolve("qrels")).getParent();
         StringBuilder corpus = new StringBuilder();
         for (int i = 0; i < 60; i++) {
             corpus.append("{\"_id\": \"d").append(i).append("\", \"title\": \"Restart ").append(i)
                     .append("\", \"text\": \"The pod restarted after crash number ").append(i).append(".\"}\n");
         }
-        Files.writeString(set.resolve("corpus.jsonl"), corpus);
-        Files.writeString(set.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"pod restarted after a crash\"}\n");
-        Files.writeString(set.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td7\t1\n");
+        Path set = BeirFolders.write(dir.resolve("many"), corpus,
+                "{\"_id\": \"q1\", \"text\": \"pod restarted after a crash\"}\n",
+                "query-id\tcorpus-id\tscore\nq1\td7\t1\n");
         int policy = new io.poimen.memory.retrieval.RetrievalPolicy(Path.of("policies"),
                 io.poimen.memory.index.EmbeddingModelChoice.defaultChoice()).current().candidatesPerBranch();
 
@@ -153,18 +152,14 @@ class BeirBenchmarkDumpTest {
     }
 
     private Path smallSet() throws java.io.IOException {
-        Path set = Files.createDirectories(dir.resolve("set").resolve("qrels")).getParent();
-        Files.writeString(set.resolve("corpus.jsonl"), """
+        return BeirFolders.write(dir.resolve("set"), """
                 {"_id": "pods", "title": "Pods", "text": "A pod in CrashLoopBackOff restarts until its probe passes."}
                 {"_id": "db", "title": "Database", "text": "Rotate the database password every quarter."}
                 {"_id": "dns", "title": "DNS", "text": "Resolver timeouts come from an overloaded CoreDNS deployment."}
-                """);
-        Files.writeString(set.resolve("queries.jsonl"), """
+                """, """
                 {"_id": "q1", "text": "why does the pod restart in CrashLoopBackOff"}
                 {"_id": "q2", "text": "how often to rotate the database password"}
-                """);
-        Files.writeString(set.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\tpods\t1\nq2\tdb\t1\n");
-        return set;
+                """, "query-id\tcorpus-id\tscore\nq1\tpods\t1\nq2\tdb\t1\n");
     }
 
     private static List<String> fieldNames(JsonNode node) {

@@ -2,6 +2,7 @@ package io.poimen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.poimen.bench.eval.BeirFolders;
 import io.poimen.memory.retrieval.fusion.CalibratedFusion;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -109,10 +110,7 @@ class BenchReplayCommandTest {
             corpus.append("{\"_id\": \"w").append(i).append("\", \"text\": \"pod crash restart loop\"}\n");
             corpus.append("{\"_id\": \"n").append(i).append("\", \"text\": \"release notes ").append(i).append("\"}\n");
         }
-        Path set = Files.createDirectories(sets.resolve(name).resolve("qrels")).getParent();
-        Files.writeString(set.resolve("corpus.jsonl"), corpus);
-        Files.writeString(set.resolve("queries.jsonl"), "");
-        Files.writeString(set.resolve("qrels/test.tsv"), "");
+        BeirFolders.write(sets.resolve(name), corpus, "", "");
     }
 
     /**

@@ -3,7 +3,6 @@ package io.poimen.bench.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,18 +10,15 @@ import org.junit.jupiter.api.io.TempDir;
 class BeirDatasetTest {
 
     private static BeirDataset threeDocuments(Path dir) throws IOException {
-        Files.createDirectories(dir.resolve("qrels"));
-        Files.writeString(dir.resolve("corpus.jsonl"), """
+        BeirFolders.write(dir, """
                 {"_id": "d1", "title": "One", "text": "first"}
 
                 {"_id": "d2", "title": "", "text": "second"}
                 {"_id": "d3", "title": "Three", "text": "third"}
-                """);
-        Files.writeString(dir.resolve("queries.jsonl"), """
+                """, """
                 {"_id": "q1", "text": "which is first"}
                 {"_id": "q2", "text": "not judged"}
-                """);
-        Files.writeString(dir.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td3\t0\n");
+                """, "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td3\t0\n");
         return BeirDataset.load(dir);
     }
 
