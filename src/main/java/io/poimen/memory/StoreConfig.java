@@ -118,7 +118,8 @@ public class StoreConfig {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "poimen.lexical.backend", havingValue = "lucene", matchIfMissing = true)
     LuceneLexicalIndex luceneLexicalIndex(PoimenProperties props) {
-        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"), props.lexical().fuzzy());
+        return LuceneLexicalIndex.open(props.data().dir().resolve("lucene/lexical"), props.lexical().fuzzy(),
+                props.lexical().fieldTieBreaker());
     }
 
     @Bean(destroyMethod = "close")
@@ -136,7 +137,7 @@ public class StoreConfig {
         // writes do not wait for a refresh: the ingest route makes a run's writes searchable once, before it returns
         OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(client, new OpenSearchLexicalIndex.Options(
                 props.opensearch().index(), props.opensearch().shards(), props.opensearch().replicas(), Refresh.False),
-                props.lexical().fuzzy(), registry);
+                props.lexical().fuzzy(), props.lexical().fieldTieBreaker(), registry);
         index.ensureIndex();
         return index;
     }

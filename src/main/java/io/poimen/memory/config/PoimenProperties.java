@@ -99,8 +99,18 @@ public record PoimenProperties(@DefaultValue @Valid Vault vault, @DefaultValue D
      * @param backend lucene (embedded) or opensearch
      * @param fuzzy   the BM25 branch (Lucene or OpenSearch) also matches a query term no indexed text holds one or
      *                two edits away (the typo case)
+     * @param fieldTieBreaker how much the chunk's other fields add to its best field's score, 0..1: 0 (default) the
+     *                best field alone (a dis-max), 1 their sum; above 0 a chunk holding some query words in its
+     *                heading or breadcrumb and others in its text gathers both (docs/retrieval.md, "Field tie-breaker")
      */
-    public record Lexical(@DefaultValue("lucene") String backend, @DefaultValue("true") boolean fuzzy) {
+    public record Lexical(@DefaultValue("lucene") String backend, @DefaultValue("true") boolean fuzzy,
+                          @DefaultValue("0") double fieldTieBreaker) {
+        public Lexical {
+            if (!(fieldTieBreaker >= 0 && fieldTieBreaker <= 1)) {
+                throw new IllegalArgumentException("poimen.lexical.field-tie-breaker must be in [0, 1], got "
+                        + fieldTieBreaker);
+            }
+        }
     }
 
     /**

@@ -43,6 +43,7 @@ class ConfigurationBindingTest {
             assertThat(p.query().embeddingCoolDownMs()).isEqualTo(Duration.ofSeconds(30));
             assertThat(p.session().ttl()).isEqualTo(Duration.ofMinutes(30));
             assertThat(p.session().carryShare()).isEqualTo(0.75);
+            assertThat(p.lexical().fieldTieBreaker()).isZero();
             assertThat(p.embedding().textsAtOnce()).isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(p.routesDir()).isEqualTo(Path.of("routes"));
             assertThat(ctx.getBean(ClusterProperties.class).followPeriod()).isEqualTo(Duration.ofMillis(250));
@@ -130,6 +131,8 @@ class ConfigurationBindingTest {
                 .hasStackTraceContaining("poimen.embedding").hasStackTraceContaining("batchSize");
         assertThatThrownBy(() -> start(null, "--poimen.embedding.threads=0").close())
                 .hasStackTraceContaining("poimen.embedding").hasStackTraceContaining("threads");
+        assertThatThrownBy(() -> start(null, "--poimen.lexical.field-tie-breaker=1.5").close())
+                .hasStackTraceContaining("poimen.lexical.field-tie-breaker must be in [0, 1], got 1.5");
     }
 
     @Test

@@ -35,7 +35,8 @@ import org.apache.lucene.store.Directory;
 /**
  * Embedded BM25 lexical index of chunks, the Lucene twin of the OpenSearch index with the same fields, the same
  * analysis and the same query ({@link LexicalQueryPlan}): per field a disjunction of the analysed query terms,
- * the fields joined by a dis-max with {@code content} boosted ×2, the exact dis-max boosted ×3, and a dis-max of
+ * the fields joined by a dis-max with {@code content} boosted ×2 (its other fields adding the field tie-breaker
+ * times their scores, 0 by default), the exact dis-max boosted ×3, and a dis-max of
  * {@link FuzzyQuery} clauses for a term no text field holds (the typo case) at boost 1, so exact matches win.
  * Scope ({@link TermInSetQuery} on {@code path}) and tags ({@code tags} terms) are non-scoring filters. Hits tie
  * by score, then chunk id ({@link LuceneStore#hits}).
@@ -48,6 +49,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
 
     private final LuceneStore store;
     private final boolean typoTolerant;
+    private final float fieldTieBreaker;
 
     /** Index in {@code directory}, which this index then owns and closes. */
     public LuceneLexicalIndex(Directory directory) {
@@ -56,7 +58,16 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
 
     /** @param fuzzy whether a query term no text field holds gets the typo-tolerant clause */
     public LuceneLexicalIndex(Directory directory, boolean fuzzy) {
+        this(directory, fuzzy, 0);
+    }
+
+    /**
+     * @param fieldTieBreaker what the other fields add to the best field's score
+     *                        ({@code poimen.lexical.field-tie-breaker})
+     */
+    public LuceneLexicalIndex(Directory directory, boolean fuzzy, double fieldTieBreaker) {
         this.typoTolerant = fuzzy;
+        this.fieldTieBreaker = (float) fieldTieBreaker;
         this.store = new LuceneStore("lexical", directory, LexicalQueryPlan.analyzer(), new BM25Similarity());
     }
 
@@ -67,7 +78,12 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
 
     /** As {@link #open(Path)}; {@code fuzzy} false leaves the typo-tolerant clause out. */
     public static LuceneLexicalIndex open(Path path, boolean fuzzy) {
-        return new LuceneLexicalIndex(LuceneStore.fsDirectory(path), fuzzy);
+        return open(path, fuzzy, 0);
+    }
+
+    /** As {@link #open(Path, boolean)}, the fields joined with {@code fieldTieBreaker}. */
+    public static LuceneLexicalIndex open(Path path, boolean fuzzy, double fieldTieBreaker) {
+        return new LuceneLexicalIndex(LuceneStore.fsDirectory(path), fuzzy, fieldTieBreaker);
     }
 
     /** Heap-only index (tests, benchmarks). */
@@ -178,7 +194,7 @@ public final class LuceneLexicalIndex implements LexicalIndex, AutoCloseable {
             }
         }
         BooleanQuery.Builder match = new BooleanQuery.Builder().add(new BoostQuery(
-                new DisjunctionMaxQuery(exactFields, 0f), LexicalQueryPlan.EXACT_BOOST), Occur.SHOULD);
+                new DisjunctionMaxQuery(exactFields, fieldTieBreaker), LexicalQueryPlan.EXACT_BOOST), Occur.SHOULD);
         if (!fuzzyFields.isEmpty()) {
             match.add(new DisjunctionMaxQuery(fuzzyFields, 0f), Occur.SHOULD);
         }

@@ -50,7 +50,7 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * custom analyzer {@link VaultTextAnalyzer#OPENSEARCH_NAME}, the same Lucene filters as {@link VaultTextAnalyzer},
  * declared in the index settings; a query is analysed here with the same chain and sent as the
  * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading, links},
- * ×3) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field of a chunk in scope holds. Which
+ * ×3, with the field tie-breaker as its {@code tie_breaker}) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field of a chunk in scope holds. Which
  * terms those are is answered by the exact search itself (each candidate's clauses are named, and a candidate some
  * hit matched is held; only candidates no hit matched are counted in scope by a second request), so a query whose
  * terms its hits hold costs one search and no fuzzy expansion; one with a typo is counted, then searched again with
@@ -118,6 +118,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
     private final OpenSearchClient client;
     private final Options options;
     private final boolean typoTolerant;
+    private final float fieldTieBreaker;
     private final Timer engineTime;
     /** Whether this process began a bulk load that has not ended, and the refresh interval the index had before. */
     private volatile boolean bulkLoading;
@@ -142,9 +143,19 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
 
     /** @param registry where the engine's time per search is recorded ({@link #engineTime}) */
     public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy, MeterRegistry registry) {
+        this(client, options, fuzzy, 0, registry);
+    }
+
+    /**
+     * @param fieldTieBreaker what the other fields add to the best field's score
+     *                        ({@code poimen.lexical.field-tie-breaker})
+     */
+    public OpenSearchLexicalIndex(OpenSearchClient client, Options options, boolean fuzzy, double fieldTieBreaker,
+                                  MeterRegistry registry) {
         this.client = Objects.requireNonNull(client, "client");
         this.options = Objects.requireNonNull(options, "options");
         this.typoTolerant = fuzzy;
+        this.fieldTieBreaker = (float) fieldTieBreaker;
         this.engineTime = Timer.builder(ENGINE_TIME)
                 .description("OpenSearch's own time (took) of a lexical search, summed over its requests")
                 .tag("index", options.indexName())
@@ -373,7 +384,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
      */
     private SearchRequest.Builder searchBody(SearchRequest.Builder s, LexicalQueryPlan plan, Set<String> fuzzy,
                                              SearchScope scope, int k, List<String> named) {
-        return s.index(options.indexName()).query(q -> q.bool(b -> query(b, plan, fuzzy, scope, named))).size(k)
+        return s.index(options.indexName()).query(q -> q.bool(b -> query(b, plan, fuzzy, scope, named, fieldTieBreaker))).size(k)
                 .sort(BY_SCORE_THEN_ID).source(src -> src.fetch(false)).trackTotalHits(NO_TOTAL);
     }
 
@@ -515,12 +526,15 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
      */
     static BoolQuery.Builder query(BoolQuery.Builder bool, LexicalQueryPlan plan, Set<String> fuzzy,
                                    SearchScope scope) {
-        return query(bool, plan, fuzzy, scope, List.of());
+        return query(bool, plan, fuzzy, scope, List.of(), 0);
     }
 
-    /** As above, naming the text-field term clauses of the {@code named} terms ({@link #heldName}). */
+    /**
+     * As above, naming the text-field term clauses of the {@code named} terms ({@link #heldName}), the exact
+     * dis-max's other fields adding {@code fieldTieBreaker} times their scores.
+     */
     private static BoolQuery.Builder query(BoolQuery.Builder bool, LexicalQueryPlan plan, Set<String> fuzzy,
-                                           SearchScope scope, List<String> named) {
+                                           SearchScope scope, List<String> named, float fieldTieBreaker) {
         List<Query> exact = new ArrayList<>();
         List<Query> typo = new ArrayList<>();
         for (LexicalQueryPlan.FieldTerms field : plan.fields()) {
@@ -545,7 +559,7 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
                 })));
             }
         }
-        bool.should(s -> s.disMax(d -> d.queries(exact).tieBreaker(0f).boost(LexicalQueryPlan.EXACT_BOOST)));
+        bool.should(s -> s.disMax(d -> d.queries(exact).tieBreaker(fieldTieBreaker).boost(LexicalQueryPlan.EXACT_BOOST)));
         if (!typo.isEmpty()) {
             bool.should(s -> s.disMax(d -> d.queries(typo).tieBreaker(0f)));
         }

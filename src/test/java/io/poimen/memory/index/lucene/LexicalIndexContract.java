@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,9 @@ public abstract class LexicalIndexContract {
 
     /** A fresh, empty index without the typo clause ({@code poimen.lexical.fuzzy: false}). */
     protected abstract LexicalIndex newIndexWithoutFuzzy();
+
+    /** A fresh, empty index whose fields join with {@code poimen.lexical.field-tie-breaker} set to {@code tie}. */
+    protected abstract LexicalIndex newIndexWithFieldTieBreaker(double tie);
 
     /** Releases the index made by {@link #newIndex()}. */
     protected abstract void dispose(LexicalIndex index);
@@ -188,6 +192,38 @@ public abstract class LexicalIndexContract {
             assertThat(ids(exact.search("CrashLoopBackOff", SearchScope.all(), 10))).containsExactly("a.md#0");
         } finally {
             dispose(exact);
+        }
+    }
+
+    /**
+     * The query's words split between a chunk's heading ("Etcd") and its text ("snapshot"): by default (0) the chunk
+     * counts its best field alone and the chunk that says "snapshot" three times wins; with a tie-breaker the heading
+     * adds its share and the chunk about etcd snapshots comes first, in both stores alike.
+     */
+    @Test
+    void theFieldTieBreakerLetsAChunkGatherTheQuerysWordsFromItsHeadingAndItsText() {
+        List<Chunk> chunks = List.of(
+                chunk("ops/etcd.md", 0, "Etcd", List.of("Ops", "Etcd"),
+                        "Take a snapshot before every cluster upgrade.", List.of()),
+                chunk("ops/disks.md", 0, "Disks", List.of("Ops", "Disks"),
+                        "A snapshot of a disk is a snapshot of its blocks; keep one snapshot per day.", List.of()),
+                chunk("ops/dns.md", 0, "DNS", List.of("Ops", "DNS"),
+                        "Check the resolver configuration before every cluster upgrade.", List.of()));
+        index.upsert(chunks);
+        assertThat(ids(index.search("etcd snapshot", SearchScope.all(), 10)))
+                .containsExactly("ops/disks.md#0", "ops/etcd.md#0");
+
+        LexicalIndex gathering = newIndexWithFieldTieBreaker(0.5);
+        try {
+            gathering.upsert(chunks);
+            assertThat(ids(gathering.search("etcd snapshot", SearchScope.all(), 10)))
+                    .containsExactly("ops/etcd.md#0", "ops/disks.md#0");
+            // a word in one field only scores as before: nothing to gather
+            assertThat(gathering.search("resolver", SearchScope.all(), 10).get(0).score())
+                    .isCloseTo(index.search("resolver", SearchScope.all(), 10).get(0).score(),
+                            Percentage.withPercentage(0.01));
+        } finally {
+            dispose(gathering);
         }
     }
 

@@ -24,6 +24,11 @@ class LuceneLexicalIndexTest extends LexicalIndexContract {
     }
 
     @Override
+    protected LexicalIndex newIndexWithFieldTieBreaker(double tie) {
+        return new LuceneLexicalIndex(new ByteBuffersDirectory(), true, tie);
+    }
+
+    @Override
     protected void dispose(LexicalIndex index) {
         ((LuceneLexicalIndex) index).close();
     }

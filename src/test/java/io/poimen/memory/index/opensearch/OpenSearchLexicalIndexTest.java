@@ -3,6 +3,7 @@ package io.poimen.memory.index.opensearch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.poimen.memory.index.LexicalIndex;
 import io.poimen.memory.index.SearchScope;
 import io.poimen.memory.index.lucene.LexicalIndexContract;
@@ -32,6 +33,15 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
         OpenSearchLexicalIndex created = new OpenSearchLexicalIndex(TestOpenSearch.client(),
                 OpenSearchLexicalIndex.Options.defaults().withIndexName("contract-" + INDEXES.incrementAndGet())
                         .withRefresh(Refresh.WaitFor), false);
+        assertThat(created.ensureIndex()).isTrue();
+        return created;
+    }
+
+    @Override
+    protected LexicalIndex newIndexWithFieldTieBreaker(double tie) {
+        OpenSearchLexicalIndex created = new OpenSearchLexicalIndex(TestOpenSearch.client(),
+                OpenSearchLexicalIndex.Options.defaults().withIndexName("contract-" + INDEXES.incrementAndGet())
+                        .withRefresh(Refresh.WaitFor), true, tie, new SimpleMeterRegistry());
         assertThat(created.ensureIndex()).isTrue();
         return created;
     }
@@ -199,7 +209,7 @@ class OpenSearchLexicalIndexTest extends LexicalIndexContract {
     /** OpenSearch's took is recorded once per search, summed over its requests, in the registry given. */
     @Test
     void eachSearchRecordsTheEngineTimeOnceInTheRegistry() {
-        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        var registry = new SimpleMeterRegistry();
         OpenSearchLexicalIndex os = new OpenSearchLexicalIndex(TestOpenSearch.client(),
                 OpenSearchLexicalIndex.Options.defaults().withIndexName(((OpenSearchLexicalIndex) index).indexName()),
                 true, registry);
