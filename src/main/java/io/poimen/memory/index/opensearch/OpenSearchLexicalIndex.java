@@ -50,11 +50,11 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * custom analyzer {@link VaultTextAnalyzer#OPENSEARCH_NAME}, the same Lucene filters as {@link VaultTextAnalyzer},
  * declared in the index settings; a query is analysed here with the same chain and sent as the
  * {@link LexicalQueryPlan}'s term clauses (a {@code dis_max} over {@code content^2, breadcrumb, source, heading, links},
- * ×3, with the field tie-breaker as its {@code tie_breaker}) plus, with typo tolerance on, {@code fuzzy} clauses for the terms no text field of a chunk in scope holds. Which
- * terms those are is answered by the exact search itself (each candidate's clauses are named, and a candidate some
- * hit matched is held; only candidates no hit matched are counted in scope by a second request), so a query whose
- * terms its hits hold costs one search and no fuzzy expansion; one with a typo is counted, then searched again with
- * the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags
+ * ×3, with the field tie-breaker as its {@code tie_breaker}) plus, with typo tolerance on, {@code fuzzy} clauses
+ * for the terms no text field of a chunk in scope holds. Which terms those are is answered by the exact search
+ * itself (each candidate's clauses are named, and a candidate some hit matched is held; only candidates no hit
+ * matched are counted in scope by a second request), so a query whose terms its hits hold costs one search and no
+ * fuzzy expansion; one with a typo is counted, then searched again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags
  * are non-scoring {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms}
  * queries beyond OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure
  * surfaces as {@link OpenSearchIndexException}. Each search records OpenSearch's own time for it
