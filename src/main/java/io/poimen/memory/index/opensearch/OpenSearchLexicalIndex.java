@@ -54,11 +54,11 @@ import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
  * for the terms no text field of a chunk in scope holds. Which terms those are is answered by the exact search
  * itself (each candidate's clauses are named, and a candidate some hit matched is held; only candidates no hit
  * matched are counted in scope by a second request), so a query whose terms its hits hold costs one search and no
- * fuzzy expansion; one with a typo is counted, then searched again with the fuzzy clauses. Hits are sorted by score, then chunk id. Scope and tags
- * are non-scoring {@code filter}s: {@code terms} on the {@code path} keyword (split into several {@code terms}
- * queries beyond OpenSearch's 65,536-term limit) and one {@code term} per required tag. Every client failure
- * surfaces as {@link OpenSearchIndexException}. Each search records OpenSearch's own time for it
- * ({@link #engineTime}).
+ * fuzzy expansion; one with a typo is counted, then searched again with the fuzzy clauses. Hits are sorted by
+ * score, then chunk id. Scope and tags are non-scoring {@code filter}s: {@code terms} on the {@code path} keyword
+ * (split into several {@code terms} queries beyond OpenSearch's 65,536-term limit) and one {@code term} per
+ * required tag. Every client failure surfaces as {@link OpenSearchIndexException}. Each search records OpenSearch's
+ * own time for it ({@link #engineTime}).
  */
 public class OpenSearchLexicalIndex implements LexicalIndex {
     public static final String DEFAULT_INDEX = "vault-chunks";
@@ -559,7 +559,8 @@ public class OpenSearchLexicalIndex implements LexicalIndex {
                 })));
             }
         }
-        bool.should(s -> s.disMax(d -> d.queries(exact).tieBreaker(fieldTieBreaker).boost(LexicalQueryPlan.EXACT_BOOST)));
+        bool.should(s -> s.disMax(d -> d.queries(exact).tieBreaker(fieldTieBreaker)
+                .boost(LexicalQueryPlan.EXACT_BOOST)));
         if (!typo.isEmpty()) {
             bool.should(s -> s.disMax(d -> d.queries(typo).tieBreaker(0f)));
         }
