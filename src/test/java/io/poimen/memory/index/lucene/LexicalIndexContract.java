@@ -196,27 +196,34 @@ public abstract class LexicalIndexContract {
     }
 
     /**
+     * {@link #SPLIT_QUERY}'s words split between a chunk's heading ("Etcd") and its text ("snapshot"): ops/disks.md
+     * says "snapshot" three times and nothing of etcd; ops/dns.md neither word.
+     */
+    public static final List<Chunk> SPLIT_WORDS = List.of(
+            chunk("ops/etcd.md", 0, "Etcd", List.of("Ops", "Etcd"),
+                    "Take a snapshot before every cluster upgrade.", List.of()),
+            chunk("ops/disks.md", 0, "Disks", List.of("Ops", "Disks"),
+                    "A snapshot of a disk is a snapshot of its blocks; keep one snapshot per day.", List.of()),
+            chunk("ops/dns.md", 0, "DNS", List.of("Ops", "DNS"),
+                    "Check the resolver configuration before every cluster upgrade.", List.of()));
+    public static final String SPLIT_QUERY = "etcd snapshot";
+
+    /**
      * The query's words split between a chunk's heading ("Etcd") and its text ("snapshot"): by default (0) the chunk
      * counts its best field alone and the chunk that says "snapshot" three times wins; with a tie-breaker the heading
      * adds its share and the chunk about etcd snapshots comes first, in both stores alike.
      */
     @Test
     void theFieldTieBreakerLetsAChunkGatherTheQuerysWordsFromItsHeadingAndItsText() {
-        List<Chunk> chunks = List.of(
-                chunk("ops/etcd.md", 0, "Etcd", List.of("Ops", "Etcd"),
-                        "Take a snapshot before every cluster upgrade.", List.of()),
-                chunk("ops/disks.md", 0, "Disks", List.of("Ops", "Disks"),
-                        "A snapshot of a disk is a snapshot of its blocks; keep one snapshot per day.", List.of()),
-                chunk("ops/dns.md", 0, "DNS", List.of("Ops", "DNS"),
-                        "Check the resolver configuration before every cluster upgrade.", List.of()));
-        index.upsert(chunks);
-        assertThat(ids(index.search("etcd snapshot", SearchScope.all(), 10)))
-                .containsExactly("ops/disks.md#0", "ops/etcd.md#0");
+        index.upsert(SPLIT_WORDS);
+        List<Hit> best = index.search(SPLIT_QUERY, SearchScope.all(), 10);
+        assertThat(ids(best)).containsExactly("ops/disks.md#0", "ops/etcd.md#0");
+        assertThat(best.get(0).score()).as("not a tie broken by chunk id").isGreaterThan(best.get(1).score());
 
         LexicalIndex gathering = newIndexWithFieldTieBreaker(0.5);
         try {
-            gathering.upsert(chunks);
-            assertThat(ids(gathering.search("etcd snapshot", SearchScope.all(), 10)))
+            gathering.upsert(SPLIT_WORDS);
+            assertThat(ids(gathering.search(SPLIT_QUERY, SearchScope.all(), 10)))
                     .containsExactly("ops/etcd.md#0", "ops/disks.md#0");
             // a word in one field only scores as before: nothing to gather
             assertThat(gathering.search("resolver", SearchScope.all(), 10).get(0).score())
